@@ -1,0 +1,74 @@
+"""Value types of a read: what the reader saw on the tray.
+
+Pure data: frozen dataclasses that print themselves as the JSON of
+FORMATS.md section 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+Point = tuple[float, float]
+
+
+class Kind(str, Enum):
+    """Kinds of dice the station knows (FORMATS.md section 1)."""
+
+    D6 = "d6"
+    D8 = "d8"
+    D10 = "d10"
+    D10T = "d10t"
+    TABA = "taba"
+
+
+TABA_FACES = ("liso", "carnero", "tripas", "hoyo")
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die answered: its kind, value, body colour and where it lies."""
+
+    kind: str
+    value: int | str
+    colour: str | None
+    center: Point  # centre of the top face, pixels of the input image
+    confidence: float
+    outline: tuple[Point, ...] = ()  # polygon around the die, input pixels
+
+    def to_json(self) -> dict:
+        return {
+            "kind": self.kind,
+            "value": self.value,
+            "colour": self.colour,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Something seen but refused, with the reason (cocked, stacked, ...)."""
+
+    center: Point
+    why: str
+    outline: tuple[Point, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"center": [round(self.center[0], 1), round(self.center[1], 1)], "why": self.why}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The answer for one frame: dice read, things refused, time per step."""
+
+    dice: tuple[Die, ...] = ()
+    rejected: tuple[Rejection, ...] = ()
+    timings_ms: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
+    tray: tuple[Point, ...] | None = None  # tray corners found, input pixels
+
+    def to_json(self) -> dict:
+        return {
+            "dice": [d.to_json() for d in self.dice],
+            "rejected": [r.to_json() for r in self.rejected],
+        }
