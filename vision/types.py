@@ -7,12 +7,12 @@ FORMATS.md section 2.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 Point = tuple[float, float]
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """Kinds of dice the station knows (FORMATS.md section 1)."""
 
     D6 = "d6"
