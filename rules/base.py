@@ -159,15 +159,17 @@ class Game(ABC):
         """The state after `event`; the old state is untouched."""
         if not isinstance(event, Event):
             raise BadEvent(f"not an event: {event!r}")
-        if state.finished:
-            raise IllegalEvent("the game is over: no more events")
         actors = state.players + ((HOUSE,) if self.has_house else ())
         if event.player is not None and event.player not in actors:
             raise IllegalEvent(
                 f"{event.player!r} is not playing (players: {', '.join(actors)})"
             )
-        new = self._apply(state, event)
+        new = self._after_end(state, event) if state.finished else self._apply(state, event)
         return replace(new, events=state.events + 1)
+
+    def _after_end(self, state: State, event: Event) -> State:
+        """An event after the end: refused, unless a game allows a closing word (tip the hat)."""
+        raise IllegalEvent("the game is over: no more events")
 
     @abstractmethod
     def _apply(self, state: State, event: Event) -> State:
