@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from rules import RulesError, play_script, state_json
 
@@ -12,7 +13,7 @@ from rules import RulesError, play_script, state_json
 def run(args: argparse.Namespace) -> int:
     name = args.script
     try:
-        text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except OSError as exc:
         print(f"dicestation score: cannot read {name}: {exc.strerror}", file=sys.stderr)
         return 2
