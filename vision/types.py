@@ -53,6 +53,7 @@ class Rejection:
     center: Point
     why: str
     outline: tuple[Point, ...] = ()
+    detail: str = ""  # what exactly failed, for debugging; not part of the JSON
 
     def to_json(self) -> dict:
         return {"center": [round(self.center[0], 1), round(self.center[1], 1)], "why": self.why}

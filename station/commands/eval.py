@@ -1,0 +1,26 @@
+"""`dicestation eval [--profile DIR] DATASET`: measure the reader on labelled images."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from calibration.dataset import DatasetError, load_dataset
+from calibration.evaluate import evaluate
+from vision import read_dice
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        samples = load_dataset(args.dataset)
+    except DatasetError as exc:
+        print(f"dicestation eval: {exc}", file=sys.stderr)
+        return 2
+    if not samples:
+        print(f"dicestation eval: no labelled images in {args.dataset}", file=sys.stderr)
+        return 2
+    profile = None  # profiles are built by another issue; --profile is accepted meanwhile
+    report = evaluate(samples, lambda frame: read_dice(frame, profile))
+    for line in report.lines():
+        print(line)
+    return 0

@@ -1,0 +1,48 @@
+"""Every tuning number of the reader, in one place.
+
+Sizes are relative to the die where they can be (a die's side in pixels is
+measured per die), so the same numbers work on a 640 px phone photo and on a
+12 MP Pi frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Params:
+    # -- segmentation (vision.segment) ---------------------------------------
+    seg_max_side_px: int = 800  # frames are segmented at most this big
+    bg_sample_side_px: int = 160  # background colour is estimated on a thumbnail
+    bg_bin_l: int = 16  # Lab histogram bin widths for the dominant colour
+    bg_bin_ab: int = 6
+    bg_min_sigma: float = 4.0  # floor of the background's spread per channel
+    bg_l_weight: float = 0.5  # lightness counts less than chroma (shadows)
+    fg_sigmas: float = 4.0  # a pixel this many spreads away is not tray
+    fg_min_dist: float = 14.0  # ... and at least this far in Lab units
+    edge_weight: float = 0.0  # reserved: gradient cue for white-on-white
+    min_die_area_frac: float = 0.00012  # of the segmented frame
+    max_die_area_frac: float = 0.85
+    # -- one die (vision.reader) --------------------------------------------
+    crop_side_px: int = 96  # a die is read in a crop scaled to this side
+    crop_margin: float = 0.18  # margin around the die in the crop, of its side
+    min_rectangularity: float = 0.72  # contour area / minAreaRect area
+    max_aspect_topdown: float = 1.35  # minAreaRect long/short side
+    cluster_area_factor: float = 1.7  # a blob this many dice big is a cluster
+    min_side_of_typical: float = 0.45  # smaller blobs are specks
+    max_side_of_typical: float = 2.2  # bigger ones are not one die
+    mask_erode_frac: float = 0.02  # of the crop side: drop the die's outline
+    blur_min_laplacian_var: float = 12.0  # of the crop, below: blurred
+    border_margin_px: int = 2  # a die touching this band is outside
+    # -- pips (vision.pips) ---------------------------------------------------
+    pip_min_area: float = 0.004  # of the die's area
+    pip_max_area: float = 0.09
+    pip_min_circularity: float = 0.55
+    pip_contrast: float = 28.0  # Lab distance from the body colour
+    pip_min_axis_ratio: float = 0.45  # below: a side-face pip seen edge on
+    pattern_max_residual: float = 0.23  # of the pip grid step
+    min_confidence: float = 0.5
+
+
+DEFAULT_PARAMS = Params()

@@ -1,0 +1,215 @@
+"""read_dice: a frame in, every die read or refused out.
+
+Steps (each timed into Reading.timings_ms):
+  segment  tray colour model, blobs that are not tray, clusters split
+  dice     per blob: crop square around it, find pips, fit a d6 layout,
+           name the body colour; refuse with a reason when unsure
+"""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from vision import segment
+from vision.colour import name_colour
+from vision.params import DEFAULT_PARAMS, Params
+from vision.pips import find_pips, read_face
+from vision.types import Die, Kind, Reading, Rejection
+
+# reasons a die is refused (Rejection.why)
+OUTSIDE = "outside"
+BLURRED = "blurred"
+COCKED = "cocked"
+STACKED = "stacked"
+UNKNOWN = "unknown object"
+LOW_CONFIDENCE = "low confidence"
+NOT_D6 = "not a d6"
+
+
+class VisionError(Exception):
+    """Root of the vision package's errors (bad input, not unreadable dice)."""
+
+
+class BadFrame(VisionError, ValueError):
+    """The frame is not an image the reader can use."""
+
+
+def _as_bgr(frame: np.ndarray) -> np.ndarray:
+    if not isinstance(frame, np.ndarray) or frame.size == 0:
+        raise BadFrame("frame must be a non-empty numpy array")
+    if frame.dtype != np.uint8:
+        raise BadFrame(f"frame must be uint8, not {frame.dtype}")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return frame
+    raise BadFrame(f"frame must be HxW, HxWx3 or HxWx4, not {frame.shape}")
+
+
+def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARAMS) -> Reading:
+    """Read every d6 in a BGR frame; refuse, with a reason, what can't be read.
+
+    `profile` (a taught dice set) is accepted for the interface and not used yet.
+    """
+    t0 = time.perf_counter()
+    frame = _as_bgr(frame_bgr)
+    h, w = frame.shape[:2]
+    s = segment.work_scale(frame.shape, params)
+    small = cv2.resize(frame, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else frame
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    bg = segment.estimate_background(lab, small, params)
+    fg = segment.foreground_mask(lab, bg, params)
+    close_px = max(1, round(min(small.shape[:2]) / 320))
+    mask = segment.clean_mask(fg, close_px)
+    blobs = segment.find_blobs(mask, params)
+    die_side = _typical_side(blobs)
+    t1 = time.perf_counter()
+
+    dice: list[Die] = []
+    rejected: list[Rejection] = []
+    sh, sw = small.shape[:2]
+    for blob in blobs:
+        side = np.sqrt(blob.area_px)
+        if side < params.min_side_of_typical * die_side:
+            continue  # specks: grain, dust
+        parts = [blob.contour]
+        if blob.area_px > params.cluster_area_factor * die_side**2:
+            x, y, bw, bh = cv2.boundingRect(blob.contour)
+            sub = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(sub, [blob.contour - [x, y]], -1, 255, cv2.FILLED)
+            parts = [c + [x, y] for c in segment.split_cluster(sub, die_side)]
+        for c in parts:
+            if cv2.contourArea(c) < (params.min_side_of_typical * die_side) ** 2:
+                continue
+            out = _read_one(frame, c, s, (sw, sh), die_side, bg, params)
+            if isinstance(out, Die):
+                dice.append(out)
+            elif out is not None:
+                rejected.append(out)
+    t2 = time.perf_counter()
+    return Reading(
+        dice=tuple(dice),
+        rejected=tuple(rejected),
+        timings_ms={
+            "segment": (t1 - t0) * 1e3,
+            "dice": (t2 - t1) * 1e3,
+            "total": (t2 - t0) * 1e3,
+        },
+    )
+
+
+def _typical_side(blobs: list[segment.Blob]) -> float:
+    """The side of a single die in segmentation pixels: the median of the
+    square-looking blobs (clusters and junk are rarely square)."""
+    sides = []
+    for b in blobs:
+        (_, _), (rw, rh), _ = cv2.minAreaRect(b.contour)
+        if rw * rh <= 0:
+            continue
+        rect = b.area_px / (rw * rh)
+        aspect = max(rw, rh) / max(1e-6, min(rw, rh))
+        if rect > 0.75 and aspect < 1.35:
+            sides.append(np.sqrt(b.area_px))
+    if not sides:
+        sides = [np.sqrt(b.area_px) for b in blobs] or [1.0]
+    return float(np.median(sides))
+
+
+def _read_one(
+    frame: np.ndarray,
+    contour_seg: np.ndarray,
+    s: float,
+    seg_size: tuple[int, int],
+    die_side_seg: float,
+    bg: segment.Background,
+    params: Params,
+) -> Die | Rejection | None:
+    contour = contour_seg.astype(np.float32) / s
+    area = cv2.contourArea(contour)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(contour)
+    centre = (float(cx), float(cy))
+    outline = tuple((float(p[0][0]), float(p[0][1])) for p in cv2.boxPoints(((cx, cy), (rw, rh), ang)).reshape(-1, 1, 2))
+    side_seg = np.sqrt(cv2.contourArea(contour_seg))
+    if side_seg > params.max_side_of_typical * die_side_seg:
+        return Rejection(centre, UNKNOWN, outline, "too big for a die")
+    x, y, bw, bh = cv2.boundingRect(contour_seg)
+    m = params.border_margin_px
+    touches = x <= m or y <= m or x + bw >= seg_size[0] - m or y + bh >= seg_size[1] - m
+    aspect = max(rw, rh) / max(1e-6, min(rw, rh))
+    rectangularity = area / max(1e-6, rw * rh)
+
+    crop, crop_mask, M = _crop(frame, contour, (cx, cy), max(rw, rh), ang, params)
+    face_side = np.sqrt(max(1.0, float(np.count_nonzero(crop_mask))))
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    lap = cv2.Laplacian(gray, cv2.CV_64F)[crop_mask > 0]
+    sharp = float(lap.var()) if lap.size > 1 else 0.0
+    pips = find_pips(crop, crop_mask, face_side, params)
+    mom = cv2.moments(crop_mask, binaryImage=True)
+    fc = (mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]) if mom["m00"] else (48.0, 48.0)
+    face = read_face(pips, face_side, fc, params)
+
+    if touches and (face.value is None or aspect > params.max_aspect_topdown):
+        return Rejection(centre, OUTSIDE, outline, "touches the frame's edge")
+    if face.value is None:
+        if sharp < params.blur_min_laplacian_var:
+            return Rejection(centre, BLURRED, outline, f"laplacian var {sharp:.1f}")
+        if not pips:
+            return Rejection(centre, UNKNOWN, outline, "no pips")
+        return Rejection(centre, LOW_CONFIDENCE, outline, face.why)
+    if face.confidence < params.min_confidence:
+        return Rejection(centre, LOW_CONFIDENCE, outline, f"confidence {face.confidence:.2f}")
+    # the answer's centre: the pips' centroid, back in input pixels
+    pc = np.array([p.center for p in face.pips], np.float64).mean(axis=0)
+    inv = cv2.invertAffineTransform(M)
+    fx, fy = inv @ np.array([pc[0], pc[1], 1.0])
+    body = _body_bgr(crop, crop_mask, face.pips, face_side)
+    _ = rectangularity
+    return Die(
+        kind=Kind.D6.value,
+        value=int(face.value),
+        colour=name_colour(body, np.asarray(bg.bgr)),
+        center=(float(fx), float(fy)),
+        confidence=float(face.confidence),
+        outline=outline,
+    )
+
+
+def _crop(
+    frame: np.ndarray,
+    contour: np.ndarray,
+    centre: tuple[float, float],
+    side_px: float,
+    angle_deg: float,
+    params: Params,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A square crop of the die, rotated upright, and its mask; plus the
+    affine map input -> crop."""
+    c = params.crop_side_px
+    k = c / (side_px * (1 + 2 * params.crop_margin))
+    M = cv2.getRotationMatrix2D(centre, angle_deg, k)
+    M[0, 2] += c / 2 - centre[0]
+    M[1, 2] += c / 2 - centre[1]
+    interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    crop = cv2.warpAffine(frame, M, (c, c), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    pts = cv2.transform(contour.reshape(-1, 1, 2), M).astype(np.int32)
+    mask = np.zeros((c, c), np.uint8)
+    cv2.fillPoly(mask, [pts], 255)
+    e = max(1, round(c * params.mask_erode_frac))
+    mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * e + 1, 2 * e + 1)))
+    return crop, mask, M
+
+
+def _body_bgr(crop: np.ndarray, mask: np.ndarray, pips, face_side: float) -> np.ndarray:
+    body = mask.copy()
+    for p in pips:
+        r = int(round(np.sqrt(p.area / np.pi) * 1.6))
+        cv2.circle(body, (int(p.center[0]), int(p.center[1])), r, 0, -1)
+    sel = crop[body > 0]
+    if len(sel) == 0:
+        sel = crop[mask > 0]
+    return np.median(sel.reshape(-1, 3), axis=0)
