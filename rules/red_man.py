@@ -204,9 +204,7 @@ def _why(hi: Throw, lo: Throw, khi: tuple, klo: tuple, one_six: str) -> str:
         return f"{name_hi} beats {name_lo}: equal totals {khi[2]}, higher die {khi[3]}"
     if khi[1] != klo[1]:
         return f"{_CLASS_WORDS[khi[1]]} beats {_CLASS_WORDS[klo[1]]}"
-    if khi[1] == 3:
-        return f"{name_hi} beats {name_lo}"
-    if khi[1] == 2:
+    if khi[1] in (2, 3):  # straights, trios
         return f"{name_hi} beats {name_lo}"
     if khi[1] == 1:
         if khi[2] != klo[2]:

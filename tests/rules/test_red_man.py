@@ -506,3 +506,30 @@ def test_the_state_shows_the_round_in_progress():
                              "dice": "3d6", "choices": ["stake"]}
     assert state["stakes"] == {"A": 2, "B": 0} and state["phase"] == "round"
     assert state["red_man"] is None and state["red_man_says"] is None
+
+
+def test_stakes_in_the_salvation_and_the_dice_shown_meanwhile():
+    events = EXAMPLE_1[:14] + [{"type": "stake", "player": "A", "amount": 9}, t("B", 6)]
+    state = play(events, stake=1)
+    assert state["phase"] == "salvation" and state["one_die"] == [{"player": "B", "die": 6}]
+    assert state["next"]["players"] == ["A"] and state["next"]["choices"] == ["stake"]
+    state = play(events + [t("A", 4)], stake=1)
+    assert state["settled"][-1] == {"round": 7, "from": "A", "to": "B", "amount": 9,
+                                    "why": "A's stake"}
+    assert state["balances"] == {"A": -9, "B": 9}
+
+
+def test_red_man_by_the_first_thrower_when_b_opens_the_round():
+    events = [t("A", 6, 3, 1), t("B", 4, 4, 1), t("B", 6, 6, 6)]
+    state = play(events, alternate_first=True, stake=2)
+    assert state["round_winners"] == ["B", "B"] and state["winner"] == "B"
+    assert state["rounds"][1]["throws"] == [{"player": "B", "dice": [6, 6, 6]}]
+    assert state["balances"] == {"A": -4, "B": 4}
+
+
+def test_a_red_man_voids_the_predictions():
+    events = [{"type": "stake", "player": "A", "amount": 3}, predict("A", "pair"),
+              *rounds(((2, 2, 5), (6, 6, 6)))]
+    state = play(events, predictions=True)
+    assert state["balances"] == {"A": -3, "B": 3}  # A's stake only: no refund, no doubling
+    assert state["rounds"][0]["flags"] == ["red_man", "predicted:A:right"]
