@@ -138,7 +138,10 @@ class Game(ABC):
             raise IllegalEvent(f"'{HOUSE}' is the house, not a player's name")
         hi = self.max_players
         if len(names) < self.min_players or (hi is not None and len(names) > hi):
-            span = f"{self.min_players}-{hi}" if hi else f"at least {self.min_players}"
+            if hi == self.min_players:
+                span = f"exactly {hi}"
+            else:
+                span = f"{self.min_players}-{hi}" if hi else f"at least {self.min_players}"
             raise IllegalEvent(f"{self.title} needs {span} players, got {len(names)}")
         return self.initial(names, opts)
 
