@@ -528,13 +528,13 @@ class ReyYMendigo(Game):
             "hand": state.hand,
             "round": state.round_number,
             "turn": None if state.finished else state.to_play[0],
-            "in_hand": 0 if state.finished else state.in_hand,
+            "tabas_in_hand": 0 if state.finished else state.in_hand,
             "pending_mendigos": state.pending,
             "tallies": {
                 p: {
                     "reyes": r[p],
                     "chicos": c[p],
-                    "in_hand": p in state.active,
+                    "playing": p in state.active,
                     "out": p in state.out,
                 }
                 for p in state.players

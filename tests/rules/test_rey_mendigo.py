@@ -87,9 +87,9 @@ def test_a_full_hand_with_reyes_mendigos_a_chico_and_the_end_of_round_rule():
     # Antes 3x3 = 9, partes A, B and C: 12 in the pot, all to B.
     assert state["balances"] == {"A": -4, "B": 8, "C": -4}
     assert state["pots"] == {"pot": 0}
-    assert state["tallies"]["A"] == {"reyes": 1, "chicos": 1, "in_hand": True, "out": False}
+    assert state["tallies"]["A"] == {"reyes": 1, "chicos": 1, "playing": True, "out": False}
     assert state["tallies"]["B"]["reyes"] == 3
-    assert state["tallies"]["C"] == {"reyes": 0, "chicos": 1, "in_hand": False, "out": False}
+    assert state["tallies"]["C"] == {"reyes": 0, "chicos": 1, "playing": False, "out": False}
     assert {"chico:A", "chico:C", "rey_goal:B", "withdrew:C"} <= set(state["flags"])
     assert "B reached 3 Reyes or 3 Chicos" in state["rounds"][0]["reason"]
     assert "the round was finished" in state["rounds"][0]["reason"]
@@ -239,7 +239,7 @@ def test_seed_withdrawing_leaves_the_last_player_the_pot():
 def test_a_withdrawn_player_takes_no_more_turns():
     state = play([T("A", "MPH"), WD("A"), T("B", "PH"), T("C", "PH")])
     assert state["next"]["player"] == "B"  # round 2: A is skipped
-    assert state["tallies"]["A"]["in_hand"] is False
+    assert state["tallies"]["A"]["playing"] is False
 
 
 def test_withdrawing_from_a_tiebreak_gives_it_to_the_other():
@@ -409,7 +409,7 @@ def test_a_d8_hand():
     events = [D("A", 8, 1, 2, 4, 6), PAY("A"), D("A", 8, 8, 3), D("A", 5), D("B", 2, 3)]
     state = play(events, players=("A", "B"), dice="d8")
     assert state["winner"] == "A"
-    assert state["tallies"]["A"] == {"reyes": 3, "chicos": 1, "in_hand": True, "out": False}
+    assert state["tallies"]["A"] == {"reyes": 3, "chicos": 1, "playing": True, "out": False}
     assert state["last_throw"]["roles"] == ["pico", "hoyo"]
 
 
@@ -421,7 +421,7 @@ def test_a_d10_zero_is_the_rey():
 
 def test_a_d6_hand_odd_chico():
     state = play([D("A", 3, 5, 3, 6, 1), PAY("A"), D("A", 2, 2, 4)], players=("A", "B"), dice="d6")
-    assert state["tallies"]["A"] == {"reyes": 1, "chicos": 2, "in_hand": True, "out": False}
+    assert state["tallies"]["A"] == {"reyes": 1, "chicos": 2, "playing": True, "out": False}
 
 
 # --- illegal events -------------------------------------------------------------------------
