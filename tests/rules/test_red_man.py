@@ -441,7 +441,7 @@ def test_without_early_end_all_six_rounds_are_played():
 def test_options_are_validated():
     with pytest.raises(ScriptError, match="one_six_order"):
         play([], one_six_order="pairs_last")
-    with pytest.raises(ScriptError, match="needs 2-2 players"):
+    with pytest.raises(ScriptError, match="needs exactly 2 players"):
         play_script({"game": "red_mans_throw", "players": ["A", "B", "C"]})
 
 
