@@ -1,0 +1,122 @@
+"""The labelled-scene generator: deterministic, labels true to what is drawn."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.synth import make_scene
+from calibration.synth_layout import random_scene_spec, single_die_spec
+from calibration.synth_spec import PLAIN_STYLES, STYLES, THEMES, VALUES
+
+FIXTURES = Path(__file__).parent / "fixtures" / "scenes"
+SMALL = (400, 300)
+WHYS = {"cocked", "stacked", "outside", "blurred"}
+PIP_AREA_FRACTION = 0.3  # a blob counts as a pip above this share of a pip's drawn area
+PIP_CONTRAST = 45  # grey levels between a pip and the face around it
+
+
+def check_label(label: dict, size_wh: tuple[int, int]) -> None:
+    """FORMATS.md section 1, with centres inside the image for answered dice."""
+    w, h = size_wh
+    assert set(label) <= {"dice", "unreadable", "tray"}
+    json.dumps(label)
+    for die in label["dice"]:
+        assert set(die) <= {"kind", "value", "colour", "center", "set"}
+        assert die["value"] in VALUES[die["kind"]]
+        assert isinstance(die["colour"], str)
+        x, y = die["center"]
+        assert 0 <= x < w and 0 <= y < h
+    for item in label["unreadable"]:
+        assert item["why"] in WHYS
+        assert len(item["center"]) == 2
+    if "tray" in label:
+        corners = label["tray"]["corners"]
+        assert len(corners) == 4 and all(len(c) == 2 for c in corners)
+
+
+def test_same_seed_same_scene():
+    a_img, a_label = make_scene(11, SMALL, theme="glare")
+    b_img, b_label = make_scene(11, SMALL, theme="glare")
+    assert a_label == b_label
+    assert a_img.tobytes() == b_img.tobytes()
+    c_img, _ = make_scene(12, SMALL, theme="glare")
+    assert c_img.tobytes() != a_img.tobytes()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_labels_follow_formats(theme):
+    for seed in range(2):
+        image, label = make_scene(seed, SMALL, theme=theme)
+        assert image.shape == (SMALL[1], SMALL[0], 3) and image.dtype == np.uint8
+        check_label(label, SMALL)
+        assert 1 <= len(label["dice"]) + len(label["unreadable"]) <= 20
+
+
+@pytest.mark.parametrize("theme", ["cocked", "stacked", "blur", "outside"])
+def test_refused_dice_are_unreadable_not_answered(theme):
+    for seed in range(3):
+        spec = random_scene_spec(seed, SMALL, theme=theme)
+        _, label = make_scene(spec)
+        expected = Counter(d.why for d in spec.dice if d.why and not d.hidden)
+        got = Counter(u["why"] for u in label["unreadable"])
+        for why, n in expected.items():
+            assert got[why] == n
+        want = {"cocked": "cocked", "stacked": "stacked", "blur": "blurred", "outside": "outside"}
+        assert got[want[theme]] >= 1
+        answered = len(label["dice"])
+        assert answered == sum(1 for d in spec.dice if not d.hidden) - sum(got.values())
+
+
+def count_pips(image: np.ndarray, center: tuple[float, float], size_px: float) -> int:
+    """Blobs that stand out from the face inside the top face of a die at `center`."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    face = np.zeros(grey.shape, np.uint8)
+    cv2.circle(face, (round(center[0]), round(center[1])), round(0.45 * size_px), 255, -1)
+    body = float(np.median(grey[face > 0]))
+    mask = ((np.abs(grey - body) > PIP_CONTRAST) & (face > 0)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    pip_area = math.pi * (0.0825 * size_px) ** 2
+    return int(sum(stats[i, cv2.CC_STAT_AREA] > PIP_AREA_FRACTION * pip_area for i in range(1, n)))
+
+
+@pytest.mark.parametrize("style", [*PLAIN_STYLES, "casino_red", "casino_blue"])
+@pytest.mark.parametrize("value", range(1, 7))
+def test_drawn_pips_match_label(style, value):
+    yaw = 17.0 * value + 40 * PLAIN_STYLES.index(STYLES[style].label if style.startswith("c") else style)
+    spec = single_die_spec(value, style, yaw_deg=yaw)
+    image, label = make_scene(spec)
+    (die,) = label["dice"]
+    assert die["value"] == value and die["colour"] == STYLES[style].label
+    assert math.dist(die["center"], (SMALL[0] / 2, SMALL[1] / 2)) < 100
+    assert count_pips(image, die["center"], spec.dice[0].size_px) == value
+
+
+def test_label_centre_is_on_the_die():
+    spec = single_die_spec(5, "white", yaw_deg=30)
+    moved = replace(spec, dice=(replace(spec.dice[0], xy=(110.0, 95.0)),))
+    image, label = make_scene(moved)
+    (die,) = label["dice"]
+    # Perspective lifts the top face away from the image centre.
+    assert die["center"][0] < 110 and die["center"][1] < 95
+    assert count_pips(image, die["center"], spec.dice[0].size_px) == 5
+
+
+def test_committed_fixtures_are_labelled():
+    labels = sorted(FIXTURES.glob("*.json"))
+    assert len(labels) >= 24
+    themes = set()
+    for path in labels:
+        image = cv2.imread(str(path.with_suffix(".jpg")))
+        assert image is not None
+        check_label(json.loads(path.read_text()), (image.shape[1], image.shape[0]))
+        themes.add(path.stem.split("_", 2)[2])
+    assert themes == set(THEMES)
+    assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 2.2e6
