@@ -63,7 +63,7 @@ class BarrasOptions:
     )
     default_stake: int = option(1, "the stake of a join that names no amount", min=1)
     over_stake: str = option(
-        "all_in",
+        "refuse",
         "a stake above the player's chips: 'all_in' = the player stakes all the chips they "
         "have; 'refuse' = the join is refused (IllegalEvent)",
         choices=("all_in", "refuse"),

@@ -20,7 +20,10 @@ def random_event(game: Game, state: State, rng: random.Random, decide_p: float =
     if nxt.choices and (nxt.action == "decide" or rng.random() < decide_p):
         choice = EventType(rng.choice(nxt.choices))
         if choice in (EventType.JOIN, EventType.STAKE):
-            return Event(choice, player, amount=amount(rng.randint(1, 10)))
+            # a table never stakes more chips than the player has (Barras counts them)
+            chips = game.to_json(state).get("chips", {}).get(player)
+            top = 10 if chips is None else max(1, min(10, int(chips)))
+            return Event(choice, player, amount=amount(rng.randint(1, top)))
         if choice is EventType.PREDICT:
             return Event(choice, player, prediction=rng.choice(PREDICTIONS))
         return Event(choice, player)

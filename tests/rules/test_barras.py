@@ -239,17 +239,17 @@ def test_a_stake_leaves_the_player_at_once_and_the_page_sees_it():
                              "dice": "d10t+d10"}
 
 
-def test_a_stake_above_the_chips_is_all_in_by_default():
+def test_a_stake_above_the_chips_is_all_in_with_option_all_in():
     state = play([bar(10, 0), join("A", 50), join("B", 5), throw("A", 20, 0), throw("B", 90, 0)],
-                 chips=20)
+                 chips=20, over_stake="all_in")
     assert state["balances"] == {"A": -20, "B": 20, "house": 0}
     assert state["finished"] and state["winner"] == "B"
     assert "out:A" in state["flags"]
 
 
-def test_a_stake_above_the_chips_is_refused_with_option_refuse():
+def test_a_stake_above_the_chips_is_refused_by_default():
     with pytest.raises(ScriptError, match="A has only 20 chips: cannot stake 50"):
-        play([bar(10, 0), join("A", 50)], chips=20, over_stake="refuse")
+        play([bar(10, 0), join("A", 50)], chips=20)
 
 
 def test_a_player_with_no_chips_is_out_and_not_asked():

@@ -9,7 +9,16 @@ from fractions import Fraction
 
 import pytest
 
-from rules import BadEvent, BadOption, Event, IllegalEvent, Ledger, ScriptError, get_game, play_script
+from rules import (
+    BadEvent,
+    BadOption,
+    Event,
+    IllegalEvent,
+    Ledger,
+    ScriptError,
+    get_game,
+    play_script,
+)
 from rules.base import Next
 from station.cli import main
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import Event, EventType, IllegalEvent, RulesError, get_game, game_ids
+from rules import Event, EventType, IllegalEvent, RulesError, game_ids, get_game
 from rules.events import Die
 from tests.rules.strategies import random_game
 
