@@ -120,3 +120,18 @@ def test_committed_fixtures_are_labelled():
         themes.add(path.stem.split("_", 2)[2])
     assert themes == set(THEMES)
     assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 2.2e6
+
+
+def test_numeral_dice_are_drawn_and_labelled():
+    kinds = ("d8", "d10", "d10t")
+    seen = Counter()
+    for seed in range(4):
+        image, label = make_scene(seed, SMALL, kinds=kinds, theme="plain")
+        check_label(label, SMALL)
+        seen.update(d["kind"] for d in label["dice"] if d["kind"] in kinds)
+        for die in label["dice"]:
+            x, y = (round(v) for v in die["center"])
+            # Ink on the top face: the numeral differs from the body around it.
+            patch = image[max(0, y - 6):y + 7, max(0, x - 6):x + 7].astype(int)
+            assert np.ptp(patch.mean(axis=2)) > 40
+    assert set(seen) == set(kinds)
