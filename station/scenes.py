@@ -161,9 +161,8 @@ def session_from_script(script: dict[str, Any], *, seed: int = 0,
             kinds = _kinds_for(script, values)
             if kinds[0] == "taba":
                 colour = "bone"
-            spots = _spots(rng, len(values), box, taken)
-            if len(kinds) > 1 and kinds[0] != kinds[1]:
-                spots.sort()  # Barras: tens die on the left of the units die
+            # left to right in the script's order: the station orders a throw's dice so
+            spots = sorted(_spots(rng, len(values), box, taken))
             dice.extend(SceneDie(k, v, colour, c) for k, v, c in zip(kinds, values, spots, strict=True))
         steps.append(Photo(tuple(group), tuple(dice)))
         group.clear()

@@ -123,11 +123,19 @@ class Seating:
             raise Misfit(f"no seat zone for {player}: add a zone for seat {seat + 1} in the config")
         return zones[seat]
 
-    def colour_for(self, game_id: str, nxt: Next, player: str) -> str | None:
+    def colour_for(self, game_id: str, state: State, nxt: Next, player: str) -> str | None:
+        """The body colour of `player`'s dice in this step (None: any colour).
+
+        Dados Centrales names its colours in the game's options (central_colour,
+        house_colour, bettor_colour); the table config's colours are the fallback.
+        """
+        opts = state.options
         if nxt.role == "central":
-            return self.central_colour
+            return getattr(opts, "central_colour", None) or nxt.colour or self.central_colour
         if game_id in COLOUR_ROLE_GAMES:
-            return self.house_colour if player == HOUSE else self.bettor_colour
+            if player == HOUSE:
+                return getattr(opts, "house_colour", self.house_colour)
+            return getattr(opts, "bettor_colour", self.bettor_colour)
         return nxt.colour
 
 
@@ -188,14 +196,14 @@ def _groups(
     """Which of the remaining dice belong to each player this step waits for."""
     players = nxt.players
     if len(players) == 1:
-        colour = seating.colour_for(game.id, nxt, players[0])
+        colour = seating.colour_for(game.id, state, nxt, players[0])
         idx = [i for i in remaining if colour is None or dice[i].colour == colour]
         if not idx:
             raise Misfit(f"no {colour} dice for {players[0]}: throw again")
         return [(players[0], idx, None)]
     groups = []
     for player in players:
-        colour = seating.colour_for(game.id, nxt, player)
+        colour = seating.colour_for(game.id, state, nxt, player)
         zone_name = None
         if player == HOUSE and colour is not None and game.id in COLOUR_ROLE_GAMES:
             idx = [i for i in remaining if dice[i].colour == colour]
