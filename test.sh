@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/bootstrap.sh test
+scripts/system_packages.sh
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"
