@@ -15,13 +15,19 @@ class Params:
     # -- segmentation (vision.segment) ---------------------------------------
     seg_max_side_px: int = 800  # frames are segmented at most this big
     bg_sample_side_px: int = 160  # background colour is estimated on a thumbnail
+    local_bg_frac: float = 0.17  # median window for the local tray colour, of the frame
+    crop_max_side_px: int = 300  # frames this small are close-ups: one tray colour
     bg_bin_l: int = 16  # Lab histogram bin widths for the dominant colour
     bg_bin_ab: int = 6
     bg_min_sigma: float = 4.0  # floor of the background's spread per channel
     bg_l_weight: float = 0.5  # lightness counts less than chroma (shadows)
     fg_sigmas: float = 4.0  # a pixel this many spreads away is not tray
     fg_min_dist: float = 14.0  # ... and at least this far in Lab units
-    edge_weight: float = 0.0  # reserved: gradient cue for white-on-white
+    fg_weak_sigmas: float = 2.3  # fainter pixels count when joined to clear ones
+    fg_weak_min_dist: float = 8.0
+    use_edges: bool = False  # add strong edges to the mask (white on white); merges clusters
+    edge_min_grad: float = 10.0  # lightness step (3x3) that outlines a die ...
+    edge_texture_factor: float = 5.0  # ... and this many times the tray's texture
     min_die_area_frac: float = 0.00012  # of the segmented frame
     max_die_area_frac: float = 0.85
     # -- one die (vision.reader) --------------------------------------------
@@ -30,11 +36,19 @@ class Params:
     min_rectangularity: float = 0.72  # contour area / minAreaRect area
     max_aspect_topdown: float = 1.35  # minAreaRect long/short side
     cluster_area_factor: float = 1.7  # a blob this many dice big is a cluster
+    maybe_cluster_area_factor: float = 1.25  # ... and this big if not square
     min_side_of_typical: float = 0.45  # smaller blobs are specks
     max_side_of_typical: float = 2.2  # bigger ones are not one die
     mask_erode_frac: float = 0.02  # of the crop side: drop the die's outline
     blur_min_laplacian_var: float = 12.0  # of the crop, below: blurred
     border_margin_px: int = 2  # a die touching this band is outside
+    # -- the die's own region in its crop (vision.pips.refine_mask) ----------
+    inner_erode_frac: float = 0.08  # of the crop side: surely die, for its colour
+    body_spread_factor: float = 1.8  # body pixels lie within this many spreads
+    body_min_dist: float = 14.0  # ... but at least this near (Lab units)
+    body_max_dist: float = 45.0
+    refine_min_ratio: float = 0.35  # refined / segmented area, else keep segmented
+    refine_max_ratio: float = 1.6
     # -- pips (vision.pips) ---------------------------------------------------
     pip_min_area: float = 0.004  # of the die's area
     pip_max_area: float = 0.09
@@ -43,6 +57,9 @@ class Params:
     pip_min_axis_ratio: float = 0.45  # below: a side-face pip seen edge on
     pattern_max_residual: float = 0.23  # of the pip grid step
     min_confidence: float = 0.5
+    lone_pip_step: float = 0.28  # grid step of a face around a lone pip, of the face side
+    grid_probe_radius: float = 0.6  # an empty place is probed this far, of a pip radius
+    grid_empty_max: float = 0.6  # ... and must stay below this much of the pip threshold
 
 
 DEFAULT_PARAMS = Params()

@@ -16,7 +16,7 @@ import numpy as np
 from vision import segment
 from vision.colour import name_colour
 from vision.params import DEFAULT_PARAMS, Params
-from vision.pips import find_pips, read_face
+from vision.pips import find_pips, read_face, refine_mask
 from vision.types import Die, Kind, Reading, Rejection
 
 # reasons a die is refused (Rejection.why)
@@ -27,6 +27,9 @@ STACKED = "stacked"
 UNKNOWN = "unknown object"
 LOW_CONFIDENCE = "low confidence"
 NOT_D6 = "not a d6"
+
+
+TYPICAL_SIDE_QUANTILE = 0.35
 
 
 class VisionError(Exception):
@@ -61,9 +64,15 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     h, w = frame.shape[:2]
     s = segment.work_scale(frame.shape, params)
     small = cv2.resize(frame, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else frame
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    smooth = cv2.GaussianBlur(small, (3, 3), 0)
+    lab = cv2.cvtColor(smooth, cv2.COLOR_BGR2Lab)
+    gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
     bg = segment.estimate_background(lab, small, params)
-    fg = segment.foreground_mask(lab, bg, params)
+    # a close-up of a die has too little tray for a local model of it
+    local = None if max(h, w) <= params.crop_max_side_px else segment.local_background(lab, params)
+    fg = segment.foreground_mask(lab, bg, params, local)
+    if params.use_edges:
+        fg = cv2.bitwise_or(fg, segment.edge_mask(lab, params))
     close_px = max(1, round(min(small.shape[:2]) / 320))
     mask = segment.clean_mask(fg, close_px)
     blobs = segment.find_blobs(mask, params)
@@ -78,11 +87,17 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         if side < params.min_side_of_typical * die_side:
             continue  # specks: grain, dust
         parts = [blob.contour]
-        if blob.area_px > params.cluster_area_factor * die_side**2:
+        if blob.area_px > params.cluster_area_factor * die_side**2 or (
+            blob.area_px > params.maybe_cluster_area_factor * die_side**2
+            and not _square_like(blob.contour, blob.area_px)
+        ):
             x, y, bw, bh = cv2.boundingRect(blob.contour)
             sub = np.zeros((bh, bw), np.uint8)
             cv2.drawContours(sub, [blob.contour - [x, y]], -1, 255, cv2.FILLED)
-            parts = [c + [x, y] for c in segment.split_cluster(sub, die_side)]
+            pieces = segment.split_by_edges(sub, gray[y : y + bh, x : x + bw], die_side)
+            if len(pieces) < 2:
+                pieces = segment.split_cluster(sub, die_side)
+            parts = [c + [x, y] for c in pieces]
         for c in parts:
             if cv2.contourArea(c) < (params.min_side_of_typical * die_side) ** 2:
                 continue
@@ -117,7 +132,18 @@ def _typical_side(blobs: list[segment.Blob]) -> float:
             sides.append(np.sqrt(b.area_px))
     if not sides:
         sides = [np.sqrt(b.area_px) for b in blobs] or [1.0]
-    return float(np.median(sides))
+    # weighted by area: specks (a pip apart from its die, grain) weigh
+    # nothing; a low quantile: shadows and neighbours only make blobs bigger
+    sides_a = np.sort(np.asarray(sides))
+    cum = np.cumsum(sides_a**2)
+    return float(sides_a[np.searchsorted(cum, cum[-1] * TYPICAL_SIDE_QUANTILE)])
+
+
+def _square_like(contour: np.ndarray, area: float) -> bool:
+    (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+    if rw * rh <= 0:
+        return False
+    return area / (rw * rh) > 0.8 and max(rw, rh) / min(rw, rh) < 1.25
 
 
 def _read_one(
@@ -143,15 +169,18 @@ def _read_one(
     aspect = max(rw, rh) / max(1e-6, min(rw, rh))
     rectangularity = area / max(1e-6, rw * rh)
 
-    crop, crop_mask, M = _crop(frame, contour, (cx, cy), max(rw, rh), ang, params)
+    crop, seg_mask, M = _crop(frame, contour, (cx, cy), max(rw, rh), ang, params)
+    crop_mask = refine_mask(crop, seg_mask, bg.lab, params)
+    e = max(1, round(params.crop_side_px * params.mask_erode_frac))
+    crop_mask = cv2.erode(crop_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * e + 1, 2 * e + 1)))
     face_side = np.sqrt(max(1.0, float(np.count_nonzero(crop_mask))))
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     lap = cv2.Laplacian(gray, cv2.CV_64F)[crop_mask > 0]
     sharp = float(lap.var()) if lap.size > 1 else 0.0
-    pips = find_pips(crop, crop_mask, face_side, params)
+    pips, field = find_pips(crop, crop_mask, face_side, params)
     mom = cv2.moments(crop_mask, binaryImage=True)
     fc = (mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]) if mom["m00"] else (48.0, 48.0)
-    face = read_face(pips, face_side, fc, params)
+    face = read_face(pips, field, face_side, fc, params)
 
     if touches and (face.value is None or aspect > params.max_aspect_topdown):
         return Rejection(centre, OUTSIDE, outline, "touches the frame's edge")
@@ -199,8 +228,6 @@ def _crop(
     pts = cv2.transform(contour.reshape(-1, 1, 2), M).astype(np.int32)
     mask = np.zeros((c, c), np.uint8)
     cv2.fillPoly(mask, [pts], 255)
-    e = max(1, round(c * params.mask_erode_frac))
-    mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * e + 1, 2 * e + 1)))
     return crop, mask, M
 
 

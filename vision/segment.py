@@ -16,6 +16,10 @@ import numpy as np
 
 from vision.params import Params
 
+EDGE_LOW = 40  # Canny thresholds for the cut between touching dice
+EDGE_HIGH = 100
+SPLIT_MIN_SIDE = 0.5  # pieces smaller than this many die sides are dropped
+
 
 @dataclass(frozen=True)
 class Background:
@@ -73,19 +77,54 @@ def estimate_background(lab: np.ndarray, bgr: np.ndarray, params: Params) -> Bac
     )
 
 
-def foreground_mask(lab: np.ndarray, bg: Background, params: Params) -> np.ndarray:
-    """255 where a pixel is unlike the tray, 0 elsewhere."""
-    c = np.asarray(bg.lab, np.float32)
+def local_background(lab: np.ndarray, params: Params) -> np.ndarray:
+    """The tray's colour around every pixel: a wide median on a thumbnail,
+    wide enough that a die (or a few touching) vanishes into it. Follows
+    uneven light and trays of two tones (a grey tray on a white table)."""
+    h, w = lab.shape[:2]
+    s = min(1.0, params.bg_sample_side_px / max(h, w))
+    small = cv2.resize(lab, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else lab
+    k = max(3, int(round(params.local_bg_frac * max(small.shape[:2]))) | 1)
+    med = cv2.medianBlur(small, k)
+    return cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def foreground_mask(
+    lab: np.ndarray, bg: Background, params: Params, local: np.ndarray | None = None
+) -> np.ndarray:
+    """255 where a pixel is unlike the tray, 0 elsewhere. With `local`, each
+    pixel is compared with the tray colour around it, else with `bg`."""
     sig = np.asarray(bg.sigma, np.float32)
-    diff = lab.astype(np.float32) - c
+    if local is None:
+        diff = lab.astype(np.float32) - np.asarray(bg.lab, np.float32)
+    else:
+        diff = lab.astype(np.float32) - local.astype(np.float32)
     # darker than the tray may be a shadow: lightness counts less there
     wl = np.where(diff[..., 0] < 0, params.bg_l_weight, 1.0).astype(np.float32)
     norm = (diff[..., 0] / sig[0]) ** 2 * wl + (diff[..., 1] / sig[1]) ** 2 + (
         diff[..., 2] / sig[2]
     ) ** 2
     absd = diff[..., 0] ** 2 * wl + diff[..., 1] ** 2 + diff[..., 2] ** 2
-    fg = (norm > params.fg_sigmas**2) & (absd > params.fg_min_dist**2)
-    return fg.astype(np.uint8) * 255
+    strong = ((norm > params.fg_sigmas**2) & (absd > params.fg_min_dist**2)).astype(np.uint8)
+    weak = ((norm > params.fg_weak_sigmas**2) & (absd > params.fg_weak_min_dist**2)).astype(np.uint8)
+    # hysteresis: a faint region (a white die on pale wood) counts when it
+    # holds something clearly not tray (its pips, its shaded side)
+    n, labels = cv2.connectedComponents(weak | strong, connectivity=8)
+    keep = np.zeros(n, np.uint8)
+    keep[np.unique(labels[strong > 0])] = 255
+    keep[0] = 0
+    return keep[labels]
+
+
+def edge_mask(lab: np.ndarray, params: Params) -> np.ndarray:
+    """255 on strong lightness edges: a white die on a white tray shows
+    little colour but an outline (its shaded side) and pips. The threshold
+    follows the tray's own texture (grain, carpet) so that only edges well
+    above it count."""
+    grad = cv2.morphologyEx(lab[..., 0], cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    texture = float(np.median(grad[::4, ::4]))
+    thr = max(params.edge_min_grad, params.edge_texture_factor * texture)
+    return ((grad > thr).astype(np.uint8)) * 255
 
 
 def clean_mask(mask: np.ndarray, close_px: int) -> np.ndarray:
@@ -113,6 +152,34 @@ def find_blobs(mask: np.ndarray, params: Params) -> list[Blob]:
         a = cv2.contourArea(c)
         if lo <= a <= hi:
             out.append(Blob(contour=c, area_px=a))
+    return out
+
+
+def split_by_edges(mask: np.ndarray, gray: np.ndarray, die_side_px: float) -> list[np.ndarray]:
+    """Split a blob of touching dice along the edges between them.
+
+    Two dice touching still show an edge between them (a colour change, a
+    crease of shadow): cut the blob along strong edges, fill the holes the
+    pips' rings leave, and keep the die-sized pieces, grown back by the cut.
+    """
+    edges = cv2.Canny(gray, EDGE_LOW, EDGE_HIGH)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    cut = cv2.bitwise_and(mask, cv2.bitwise_not(edges))
+    contours, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = (SPLIT_MIN_SIDE * die_side_px) ** 2
+    out = []
+    for c in contours:
+        if cv2.contourArea(c) < min_area:
+            continue
+        piece = np.zeros_like(mask)
+        cv2.drawContours(piece, [c], -1, 255, cv2.FILLED)
+        piece = cv2.bitwise_and(cv2.dilate(piece, np.ones((3, 3), np.uint8)), mask)
+        cs, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        out.append(max(cs, key=cv2.contourArea))
     return out
 
 
