@@ -175,8 +175,8 @@ def parse_config(raw: dict[str, Any]) -> Config:
         raise ConfigError("read.jpeg_quality: must be 1-100")
     if not 1 <= cfg.camera.buffer_count <= 8:
         raise ConfigError("camera.buffer_count: must be 1-8")
-    if not 0 < cfg.web.port < 65536:
-        raise ConfigError("web.port: must be 1-65535")
+    if not 0 <= cfg.web.port < 65536:
+        raise ConfigError("web.port: must be 0-65535 (0: any free port)")
     return cfg
 
 

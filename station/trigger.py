@@ -8,6 +8,7 @@ use gpiozero's `MockFactory` and `pin.drive_low()`.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -29,11 +30,20 @@ class GpioButton:
         from gpiozero import Button
 
         self.on_press = on_press
-        self.presses = 0
+        self.bounce_s = bounce_s or 0.0
+        self.presses = 0  # accepted presses
+        self.bounces = 0  # edges within bounce_s of an accepted press: ignored
+        self._last = float("-inf")
         self.button = Button(pin, pull_up=True, bounce_time=bounce_s, pin_factory=pin_factory)
         self.button.when_pressed = self._pressed
 
     def _pressed(self) -> None:
+        # Debounce here too: some pin backends (and the mock) ignore bounce_time.
+        now = time.monotonic()
+        if now - self._last < self.bounce_s:
+            self.bounces += 1
+            return
+        self._last = now
         self.presses += 1
         self.on_press()
 
