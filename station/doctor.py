@@ -1,0 +1,188 @@
+"""`dicestation doctor`: check the hardware and the set-up, say what to do.
+
+Each check returns a Check(name, status, detail, fix). Hardware comes in
+through the same factories the station uses, so the checks run on a laptop
+with a replay camera and gpiozero's MockFactory too.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from station.camera import Camera, open_camera
+from station.config import Config, load_config
+from station.errors import StationError
+from station.storage import StorageLimits, free_mb
+
+OK, WARN, FAIL = "ok", "warn", "FAIL"
+BUTTON_WAIT_S = 15.0
+PI_MODEL_FILE = Path("/proc/device-tree/model")
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str  # ok | warn | FAIL
+    detail: str
+    fix: str = ""
+
+    def __str__(self) -> str:
+        line = f"[{self.status:>4}] {self.name}: {self.detail}"
+        return line + (f"\n       -> {self.fix}" if self.fix else "")
+
+
+def check_config(path: str | None) -> tuple[Check, Config | None]:
+    try:
+        cfg = load_config(path)
+    except StationError as exc:
+        return Check("config", FAIL, str(exc), "edit the key named above in the config file"), None
+    where = path or "built-in defaults"
+    return Check("config", OK, f"{where} is valid"), cfg
+
+
+def check_disk(folder: Path, limits: StorageLimits) -> Check:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".doctor-write-test"
+        probe.write_bytes(b"ok")
+        probe.unlink()
+    except OSError as exc:
+        return Check("disk", FAIL, f"cannot write to {folder}: {exc.strerror or exc}",
+                     f"make {folder} writable by the station's user (sudo chown dicestation {folder})")
+    left = free_mb(folder)
+    if left < limits.min_free_mb:
+        return Check("disk", FAIL, f"{left:.0f} MB free in {folder}; reads stop below "
+                     f"{limits.min_free_mb:.0f} MB", "free some space or prune old photos")
+    return Check("disk", OK, f"{left:.0f} MB free in {folder}")
+
+
+def pi_model(model_file: Path = PI_MODEL_FILE) -> str | None:
+    try:
+        return model_file.read_bytes().rstrip(b"\0").decode(errors="replace")
+    except OSError:
+        return None
+
+
+def check_gpio(model: str | None, env: dict[str, str], pin_factory: Any = None) -> Check:
+    wanted = env.get("GPIOZERO_PIN_FACTORY", "")
+    if model and "Raspberry Pi 5" in model and wanted != "lgpio":
+        return Check("gpio", FAIL, f"{model} with GPIOZERO_PIN_FACTORY={wanted or '(unset)'}",
+                     "set GPIOZERO_PIN_FACTORY=lgpio (install.sh writes it to "
+                     "/etc/dicestation/environment) and apt install python3-lgpio")
+    if pin_factory is not None:
+        return Check("gpio", OK, f"pin factory {type(pin_factory).__name__}")
+    try:
+        from gpiozero import Device
+
+        factory = Device._default_pin_factory()
+        name = type(factory).__name__
+        factory.close()
+    except Exception as exc:  # gpiozero raises BadPinFactory and others
+        status = FAIL if model else WARN
+        return Check("gpio", status, f"no GPIO backend ({exc})",
+                     "on a Pi: apt install python3-lgpio; elsewhere the button can't work "
+                     "(use the page or the keyboard)")
+    return Check("gpio", OK, f"backend {name}" + (f" on {model}" if model else ""))
+
+
+def check_camera(cfg: Config, factory: Callable[[], Camera] | None = None) -> Check:
+    t0 = time.perf_counter()
+    try:
+        with (factory or (lambda: open_camera(cfg.camera)))() as cam:
+            frame = cam.capture()
+            ms = (time.perf_counter() - t0) * 1000
+            locked = getattr(cam, "locked", None)
+    except StationError as exc:
+        return Check("camera", FAIL, str(exc), _camera_fix(cfg))
+    except Exception as exc:  # a driver error is still a failed check, not a crash
+        return Check("camera", FAIL, f"{type(exc).__name__}: {exc}", _camera_fix(cfg))
+    h, w = frame.image_bgr.shape[:2]
+    detail = f"{cfg.camera.kind}: a {w}x{h} frame in {ms:.0f} ms"
+    if cfg.camera.kind == "pi":
+        if not locked or locked.get("AeEnable") is not False or locked.get("AwbEnable") is not False:
+            return Check("camera", FAIL, detail + "; exposure/white balance NOT locked",
+                         "report this: the station should lock them after settling")
+        lens = frame.metadata.get("LensPosition")
+        detail += f"; exposure {locked['ExposureTime']} us, gain {locked['AnalogueGain']:.2f} locked"
+        if lens is not None:
+            detail += f"; focus fixed at {lens:.2f} dioptres"
+    if frame.image_bgr.mean() < 8:
+        return Check("camera", WARN, detail + "; the frame is nearly black",
+                     "check the lens cap, the light, and camera.kind")
+    return Check("camera", OK, detail)
+
+
+def _camera_fix(cfg: Config) -> str:
+    if cfg.camera.kind == "pi":
+        return ("check the ribbon cable (contacts towards the board), that no other program uses "
+                "the camera (rpicam-hello --list-cameras), and that the user is in the video group")
+    if cfg.camera.kind == "opencv":
+        return f"is a webcam plugged in as device {cfg.camera.device}? (ls /dev/video*)"
+    return "camera.folder must be a folder of .jpg/.png images"
+
+
+def check_button(cfg: Config, *, wait_s: float = BUTTON_WAIT_S, pin_factory: Any = None,
+                 say: Callable[[str], None] = print) -> Check:
+    if not cfg.button.enabled:
+        return Check("button", WARN, "disabled in the config (button.enabled = false)",
+                     "wire a button from a GPIO pin to ground and set button.enabled = true")
+    from station.trigger import GpioButton
+
+    pressed = threading.Event()
+    try:
+        button = GpioButton(cfg.button.pin, pressed.set, bounce_s=cfg.button.bounce_s,
+                            pin_factory=pin_factory)
+    except Exception as exc:
+        return Check("button", FAIL, f"cannot use GPIO{cfg.button.pin}: {exc}",
+                     "check the gpio group membership and the GPIO backend")
+    with button:
+        say(f"       press the button now (GPIO{cfg.button.pin}, {wait_s:.0f} s)...")
+        if not pressed.wait(wait_s):
+            return Check("button", FAIL, f"no press on GPIO{cfg.button.pin} within {wait_s:.0f} s",
+                         f"wire the button between GPIO{cfg.button.pin} and a GND pin; "
+                         "check button.pin in the config (BCM numbering)")
+    return Check("button", OK, f"GPIO{cfg.button.pin} pressed")
+
+
+def check_calibration(cfg: Config) -> Check:
+    zones = len(cfg.table.zones)
+    calib = cfg.data_dir / "calibration.json"
+    parts = []
+    if calib.exists():
+        parts.append(f"tray calibrated ({calib})")
+    if zones:
+        parts.append(f"{zones} seat zones")
+    if not parts:
+        return Check("calibration", WARN, "no tray calibration and no seat zones",
+                     "GM screen -> Calibrate: capture the empty tray, set its corners and the "
+                     "seat zones (needed for Barras and Dados Centrales)")
+    return Check("calibration", OK, ", ".join(parts))
+
+
+def run_checks(config_path: str | None, *, camera_factory=None, pin_factory=None,
+               wait_s: float = BUTTON_WAIT_S, env: dict[str, str] | None = None,
+               model_file: Path = PI_MODEL_FILE, limits: StorageLimits | None = None,
+               say: Callable[[str], None] = print) -> list[Check]:
+    """Every check in order; prints each as it completes through `say`."""
+    results: list[Check] = []
+
+    def done(check: Check) -> None:
+        results.append(check)
+        say(str(check))
+
+    check, cfg = check_config(config_path)
+    done(check)
+    if cfg is None:
+        return results
+    done(check_disk(cfg.data_dir, limits or getattr(cfg, "storage", StorageLimits())))
+    done(check_gpio(pi_model(model_file), dict(os.environ if env is None else env), pin_factory))
+    done(check_camera(cfg, camera_factory))
+    done(check_button(cfg, wait_s=wait_s, pin_factory=pin_factory, say=say))
+    done(check_calibration(cfg))
+    return results

@@ -1,0 +1,90 @@
+"""`dicestation doctor` says what works and, for each failure, what to do (issue 7)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from station.camera import Camera, Frame
+from station.commands.doctor import run as run_doctor
+from station.doctor import FAIL, OK, WARN, check_gpio, run_checks
+from station.errors import CameraError
+from station.storage import StorageLimits
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory()
+    yield f
+    f.close()
+
+
+def write_config(tmp_path, text: str = "") -> str:
+    path = tmp_path / "dicestation.toml"
+    path.write_text(f'data = "{tmp_path / "data"}"\n' + text)
+    return str(path)
+
+
+class Broken(Camera):
+    def capture(self) -> Frame:
+        raise CameraError("Pi camera: cannot open (no cameras available)")
+
+
+class Grey(Camera):
+    def capture(self) -> Frame:
+        return Frame(np.full((120, 160, 3), 90, np.uint8), {}, 0.0)
+
+
+def by_name(results):
+    return {c.name: c for c in results}
+
+
+def test_a_healthy_laptop_set_up(tmp_path, factory):
+    cfg = write_config(tmp_path, "[button]\nenabled = true\npin = 17\n")
+    pin = factory.pin(17)
+    threading.Timer(0.2, pin.drive_low).start()
+    out: list[str] = []
+    results = by_name(run_checks(cfg, camera_factory=Grey, pin_factory=factory, wait_s=5,
+                                 env={}, model_file=tmp_path / "none", say=out.append))
+    assert [results[n].status for n in ("config", "disk", "gpio", "camera", "button")] == [OK] * 5
+    assert "a 160x120 frame" in results["camera"].detail
+    assert any("press the button now" in line for line in out)
+    assert results["calibration"].status == WARN and "Calibrate" in results["calibration"].fix
+
+
+def test_each_failure_says_what_to_do(tmp_path, factory):
+    cfg = write_config(tmp_path, '[camera]\nkind = "pi"\n[button]\nenabled = true\npin = 5\n')
+    results = by_name(run_checks(cfg, camera_factory=Broken, pin_factory=factory, wait_s=0.3,
+                                 env={}, model_file=tmp_path / "none",
+                                 limits=StorageLimits(min_free_mb=1e12), say=lambda s: None))
+    assert results["camera"].status == FAIL and "ribbon cable" in results["camera"].fix
+    assert results["button"].status == FAIL and "GPIO5" in results["button"].fix
+    assert results["disk"].status == FAIL and "free some space" in results["disk"].fix
+
+
+def test_a_bad_config_names_the_key(tmp_path):
+    cfg = write_config(tmp_path, "[camera]\nkindd = 1\n")
+    results = run_checks(cfg, say=lambda s: None)
+    assert len(results) == 1 and results[0].status == FAIL
+    assert "camera.kindd" in results[0].detail
+
+
+def test_a_pi5_without_lgpio_is_a_failure(tmp_path):
+    model = "Raspberry Pi 5 Model B Rev 1.0"
+    check = check_gpio(model, {})
+    assert check.status == FAIL and "GPIOZERO_PIN_FACTORY=lgpio" in check.fix
+    assert check_gpio(model, {"GPIOZERO_PIN_FACTORY": "lgpio"}, pin_factory=object()).status == OK
+
+
+def test_the_command_exits_1_on_a_failure(tmp_path, capsys):
+    cfg = write_config(tmp_path, '[camera]\nkind = "opencv"\ndevice = 97\n')
+
+    class Args:
+        config = cfg
+
+    assert run_doctor(Args()) == 1
+    out = capsys.readouterr().out
+    assert "[FAIL] camera" in out and "/dev/video" in out
