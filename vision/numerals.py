@@ -38,14 +38,35 @@ GLYPH_MIN_SIMILARITY = 0.72
 GLYPH_MIN_MARGIN = 0.03  # best class's similarity over the second best's
 
 
-def _hog(side: int) -> cv2.HOGDescriptor:
-    return cv2.HOGDescriptor((side, side), (side // 5 * 2, side // 5 * 2), (side // 5, side // 5),
-                             (side // 5, side // 5), 9)
+HOG_BINS = 9
 
 
-@lru_cache(maxsize=4)
-def _hog_cached(side: int) -> cv2.HOGDescriptor:
-    return _hog(side)
+def hog(gray: np.ndarray, cells: int = 5) -> np.ndarray:
+    """Histogram of oriented gradients (unsigned, 9 bins) over a `cells` x
+    `cells` grid, in blocks of 2 x 2 cells each normalised (L2-Hys): the
+    classic descriptor, written out because OpenCV 5 dropped it."""
+    g = gray.astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
+    mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    h, w = g.shape
+    cell = min(h, w) // cells
+    mag, ang = mag[: cell * cells, : cell * cells], ang[: cell * cells, : cell * cells] % 180.0
+    b = ang / (180.0 / HOG_BINS)
+    b0 = np.floor(b).astype(np.int32) % HOG_BINS
+    w1 = b - np.floor(b)
+    ys, xs = np.indices(mag.shape)
+    ci = (ys // cell) * cells + xs // cell
+    n = cells * cells * HOG_BINS
+    hist = np.bincount((ci * HOG_BINS + b0).ravel(), (mag * (1 - w1)).ravel(), n)
+    hist += np.bincount((ci * HOG_BINS + (b0 + 1) % HOG_BINS).ravel(), (mag * w1).ravel(), n)
+    hist = hist.reshape(cells, cells, HOG_BINS)
+    blocks = np.concatenate([hist[:-1, :-1], hist[1:, :-1], hist[:-1, 1:], hist[1:, 1:]], axis=2)
+    blocks = blocks.reshape(-1, 4 * HOG_BINS)
+    blocks = blocks / (np.linalg.norm(blocks, axis=1, keepdims=True) + 1e-3)
+    blocks = np.minimum(blocks, 0.2)
+    blocks = blocks / (np.linalg.norm(blocks, axis=1, keepdims=True) + 1e-3)
+    return blocks.ravel().astype(np.float32)
 
 
 def face_crop(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,
@@ -65,7 +86,7 @@ def face_features(crop_bgr: np.ndarray) -> np.ndarray:
     """Unit feature vector of a face crop: shape (HOG) and body colour."""
     gray = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY)
     gray = cv2.normalize(gray, None, 0, 255, cv2.NORM_MINMAX)
-    h = _hog_cached(FACE_SIDE_PX).compute(gray).ravel()
+    h = hog(gray)
     h = h / (np.linalg.norm(h) + 1e-6)
     c = FACE_SIDE_PX // 2
     r = FACE_SIDE_PX // 6
@@ -94,9 +115,11 @@ class FaceVote:
 
 
 def read_faces(profile: Profile, feats: np.ndarray, k: int = KNN_K) -> list[FaceVote]:
-    """Vote among the profile's nearest taught faces, one answer per row."""
+    """Vote among the profile's nearest taught faces, one answer per row of
+    raw features (face_features)."""
     if len(feats) == 0 or len(profile.features) == 0:
         return []
+    feats = profile.project(feats)
     sims = feats @ profile.features.T  # (Q, N) cosine similarities
     k = min(k, sims.shape[1])
     top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
@@ -174,7 +197,7 @@ def glyph_square(ink: np.ndarray, angle_deg: float = 0.0) -> np.ndarray:
 
 
 def glyph_features(square: np.ndarray) -> np.ndarray:
-    h = _hog_cached(GLYPH_SIDE_PX).compute(square).ravel()
+    h = hog(square)
     return (h / (np.linalg.norm(h) + 1e-6)).astype(np.float32)
 
 

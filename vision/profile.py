@@ -47,12 +47,21 @@ class Profile:
     features: np.ndarray
     class_idx: np.ndarray  # (N,) int32
     set_idx: np.ndarray  # (N,) int32
+    mean: np.ndarray | None = None  # (D,) raw feature mean, when features are projected
+    basis: np.ndarray | None = None  # (D, P): raw features -> the rows' space
     meta: dict = field(default_factory=dict)  # free text: data set, date, counts
 
     def __post_init__(self) -> None:
         n = len(self.features)
         if self.features.ndim != 2 or len(self.class_idx) != n or len(self.set_idx) != n:
             raise ValueError("profile: features, class_idx and set_idx must have one row each")
+
+    def project(self, raw: np.ndarray) -> np.ndarray:
+        """Raw feature rows (vision.numerals.face_features) in the profile's
+        space, unit length."""
+        f = raw if self.basis is None else (raw - self.mean) @ self.basis
+        f = np.asarray(f, np.float32)
+        return f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-6)
 
     @property
     def kinds(self) -> tuple[str, ...]:
