@@ -13,7 +13,7 @@ import time
 import cv2
 import numpy as np
 
-from vision import segment
+from vision import kinds, segment
 from vision.colour import name_colour
 from vision.params import DEFAULT_PARAMS, Params
 from vision.pips import find_pips, read_face, refine_mask
@@ -106,6 +106,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
                 dice.append(out)
             elif out is not None:
                 rejected.append(out)
+    # other kinds (d8, d10, d10t, taba; a taught set): vision.kinds, issue 4
+    dice, rejected = kinds.reread(frame, dice, rejected, profile)
     t2 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
