@@ -19,7 +19,15 @@ def run(args: argparse.Namespace) -> int:
     if not samples:
         print(f"dicestation eval: no labelled images in {args.dataset}", file=sys.stderr)
         return 2
-    profile = None  # profiles are built by another issue; --profile is accepted meanwhile
+    profile = None
+    if args.profile:
+        from calibration.profile_io import ProfileError, load  # a taught set (issue 4)
+
+        try:
+            profile = load(args.profile)
+        except ProfileError as exc:
+            print(f"dicestation eval: {exc}", file=sys.stderr)
+            return 2
     report = evaluate(samples, lambda frame: read_dice(frame, profile))
     for line in report.lines():
         print(line)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import cv2
@@ -53,7 +54,15 @@ def read_file(path: str, profile=None) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    profile = None  # profiles are built by another issue; --profile is accepted meanwhile
+    profile = None
+    if args.profile:
+        from calibration.profile_io import ProfileError, load  # a taught set (issue 4)
+
+        try:
+            profile = load(args.profile)
+        except ProfileError as exc:
+            print(f"dicestation read: {exc}", file=sys.stderr)
+            return 2
     status = 0
     for path in args.images:
         line = read_file(path, profile)
