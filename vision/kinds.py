@@ -95,20 +95,18 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     kept = [r for r in rejected if r.why in KEEP_REFUSED]
     if not items:
         return list(dice), kept
-    feats = np.stack([
-        numerals.face_features(numerals.face_crop(frame, it.center, blob_side(it.outline)))
-        for it in items
-    ])
+    where = [numerals.locate_die(frame, it.center, blob_side(it.outline)) for it in items]
+    feats = np.stack([numerals.face_features(numerals.face_crop(frame, c, sd)) for c, sd in where])
     votes = numerals.read_faces(profile, feats)
     out_d, out_r = [], kept
-    for it, v in zip(items, votes, strict=True):
+    for it, v, (c, _) in zip(items, votes, where, strict=True):
         if isinstance(it, Die):
             if not v.why and v.kind != it.kind:
-                out_d.append(_answer(it.center, it.outline, v, profile))
+                out_d.append(_answer(c, it.outline, v, profile))
             else:
                 out_d.append(it)
         elif not v.why:
-            out_d.append(_answer(it.center, it.outline, v, profile))
+            out_d.append(_answer(c, it.outline, v, profile))
         else:
             out_r.append(replace(it, detail=(it.detail + "; " if it.detail else "") + v.why))
     return out_d, out_r

@@ -82,6 +82,42 @@ def face_crop(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+LOCATE_CROP_PX = 64
+LOCATE_BRIGHTER = 12.0  # Lab L above the surroundings: die, not shadow
+LOCATE_CHROMA = 18.0  # Lab a/b away from the surroundings: a coloured die
+
+
+def locate_die(frame_bgr: np.ndarray, centre: tuple[float, float],
+               side_px: float) -> tuple[tuple[float, float], float]:
+    """The die inside a blob that may hold its shadow too: the largest region
+    brighter than, or of another colour than, the blob's surroundings
+    (shadows are darker, of the surface's own hue). Centre and side in input
+    pixels; the blob's own when nothing better is found."""
+    s = LOCATE_CROP_PX
+    k = s / max(1.0, 1.5 * side_px)
+    M = np.float32([[k, 0, s / 2 - k * centre[0]], [0, k, s / 2 - k * centre[1]]])
+    crop = cv2.warpAffine(frame_bgr, M, (s, s), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(cv2.GaussianBlur(crop, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    border = np.concatenate([lab[:3].reshape(-1, 3), lab[-3:].reshape(-1, 3),
+                             lab[:, :3].reshape(-1, 3), lab[:, -3:].reshape(-1, 3)])
+    bg = np.median(border, axis=0)
+    chroma = np.hypot(lab[..., 1] - bg[1], lab[..., 2] - bg[2])
+    die = ((lab[..., 0] > bg[0] + LOCATE_BRIGHTER) | (chroma > LOCATE_CHROMA)).astype(np.uint8)
+    die = cv2.morphologyEx(die, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    die = cv2.morphologyEx(die, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, lab_img, stats, cents = cv2.connectedComponentsWithStats(die)
+    if n < 2:
+        return centre, side_px
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    area = float(stats[i, cv2.CC_STAT_AREA])
+    if area < 0.15 * (k * side_px) ** 2:
+        return centre, side_px
+    cx, cy = cents[i]
+    return (float(centre[0] + (cx - s / 2) / k), float(centre[1] + (cy - s / 2) / k)), float(
+        np.sqrt(area) / k)
+
+
 def face_features(crop_bgr: np.ndarray) -> np.ndarray:
     """Unit feature vector of a face crop: shape (HOG) and body colour."""
     gray = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY)

@@ -1,0 +1,78 @@
+import json
+
+import numpy as np
+import pytest
+
+from tests.vision.drawing import draw_die, tray
+from vision import BadFrame, Reading, read_dice
+
+FELTS = {"green": (60, 110, 40), "blue": (120, 60, 30), "white": (225, 225, 225),
+         "wood": (120, 170, 205)}
+
+
+@pytest.mark.parametrize("felt", FELTS)
+@pytest.mark.parametrize("value", range(1, 7))
+def test_one_die_on_any_felt(felt, value):
+    img = tray(bgr=FELTS[felt])
+    body, pips = ((30, 30, 200), (240, 240, 240)) if felt == "white" else ((245, 245, 245), (20, 20, 20))
+    draw_die(img, (400, 300), 60, value, angle_deg=20, body_bgr=body, pip_bgr=pips)
+    r = read_dice(img)
+    assert [d.value for d in r.dice] == [value]
+    (x, y) = r.dice[0].center
+    assert abs(x - 400) < 6 and abs(y - 300) < 6
+
+
+def test_several_dice_apart_and_their_colours():
+    img = tray()
+    want = {(150, 150): (3, (30, 30, 200), "red"), (400, 300): (5, (245, 245, 245), "white"),
+            (650, 450): (6, (200, 60, 20), "blue")}
+    for c, (v, body, _) in want.items():
+        pip = (20, 20, 20) if body == (245, 245, 245) else (240, 240, 240)
+        draw_die(img, c, 56, v, angle_deg=c[0] / 10, body_bgr=body, pip_bgr=pip)
+    r = read_dice(img)
+    got = sorted((round(d.center[0] / 50) * 50, d.value, d.colour) for d in r.dice)
+    assert got == sorted((c[0], v, name) for c, (v, _, name) in want.items())
+
+
+def test_empty_tray_reads_nothing():
+    r = read_dice(tray())
+    assert r.dice == ()
+
+
+def test_die_cut_by_the_frame_is_refused_as_outside():
+    img = tray()
+    draw_die(img, (790, 300), 60, 6)
+    r = read_dice(img)
+    assert r.dice == ()
+    assert [x.why for x in r.rejected] == ["outside"]
+
+
+def test_grey_and_bgra_frames_are_accepted():
+    img = tray()
+    draw_die(img, (400, 300), 60, 4)
+    gray = img.mean(axis=2).astype(np.uint8)
+    assert isinstance(read_dice(gray), Reading)
+    bgra = np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
+    assert [d.value for d in read_dice(bgra).dice] == [4]
+
+
+@pytest.mark.parametrize("bad", [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.float32),
+                                 np.zeros((10, 10, 2), np.uint8), "not an array"])
+def test_bad_frames_raise(bad):
+    with pytest.raises(BadFrame):
+        read_dice(bad)
+
+
+def test_reading_prints_as_formats_json():
+    img = tray()
+    draw_die(img, (400, 300), 60, 2)
+    out = read_dice(img).to_json()
+    json.dumps(out)
+    assert set(out) == {"dice", "rejected"}
+    assert set(out["dice"][0]) == {"kind", "value", "colour", "center", "confidence"}
+    assert out["dice"][0]["kind"] == "d6"
+
+
+def test_timings_are_reported():
+    r = read_dice(tray())
+    assert r.timings_ms["total"] >= r.timings_ms["segment"] >= 0
