@@ -37,10 +37,10 @@ from calibration.taba_model import FACES, Pose, TabaModel, fibonacci_sphere, loa
 SUPERSAMPLE = 3
 # BGR albedos, 0-1.
 BONE_BGR = {
-    "ivory": (0.80, 0.90, 0.94),
-    "cream": (0.70, 0.86, 0.93),
-    "beige": (0.60, 0.76, 0.86),
-    "brownish": (0.42, 0.56, 0.70),
+    "ivory": (0.80, 0.88, 0.92),
+    "cream": (0.70, 0.82, 0.89),
+    "beige": (0.62, 0.73, 0.82),
+    "brownish": (0.50, 0.60, 0.71),
 }
 PAINT_BGR = {
     "red": (0.16, 0.16, 0.72),
@@ -294,7 +294,9 @@ def make_background(rng: np.random.Generator, w: int, h: int, kind: str | None =
         fine = rng.standard_normal((h, w)).astype(np.float32)
         fine = cv2.GaussianBlur(fine, (0, 0), 0.8)
         blot = _smooth_noise(rng, h, w, 60)
-        img *= (1 + 0.10 * fine[..., None] + 0.04 * blot[..., None])
+        fibre = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 2.0)
+        fibre /= fibre.std() + 1e-6
+        img *= (1 + 0.05 * fine[..., None] + 0.04 * fibre[..., None] + 0.015 * blot[..., None])
         label = f"felt-{name}"
     elif kind == "wood":
         base = np.array([60, 110, 160], np.float32) * rng.uniform(0.75, 1.15)
@@ -353,7 +355,7 @@ def _vertex_albedo(model: TabaModel, t: TabaPlacement) -> np.ndarray:
     alb = base * (m * dirt)[:, None]
     if not painted:
         # yellow-brown patina in the hollows
-        alb[:, 0] *= 1 - 0.25 * (1 - ao)
+        alb[:, 0] *= 1 - 0.15 * (1 - ao)
     return np.clip(alb, 0, 1)
 
 
@@ -366,7 +368,7 @@ class RenderResult:
     full_area: list[float]  # per taba: projected area (px) if it were alone (for occlusion)
 
 
-def _shadow_map(worlds: list[np.ndarray], tris: np.ndarray, L: np.ndarray, res: float = 0.12):
+def _shadow_map(worlds: list[np.ndarray], tris: np.ndarray, L: np.ndarray, res: float = 0.2):
     t = np.array([1.0, 0, 0]) if abs(L[0]) < 0.9 else np.array([0, 1.0, 0])
     u = np.cross(L, t)
     u /= np.linalg.norm(u)
@@ -388,8 +390,8 @@ def _shadow_map(worlds: list[np.ndarray], tris: np.ndarray, L: np.ndarray, res: 
         d = points @ L
         out = np.zeros(len(points))
         cnt = 0
-        for dy in (-2, 0, 2):
-            for dx in (-2, 0, 2):
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
                 ix = np.clip(np.round(qx + dx).astype(int), 0, W - 1)
                 iy = np.clip(np.round(qy + dy).astype(int), 0, H - 1)
                 out += d >= depth[iy, ix] - bias
@@ -399,9 +401,25 @@ def _shadow_map(worlds: list[np.ndarray], tris: np.ndarray, L: np.ndarray, res: 
     return lit
 
 
+def _box(t: TabaPlacement, cam: Camera, L: np.ndarray, margin: int) -> tuple[int, int, int, int]:
+    """Pixel box of a taba and its shadow, with a margin (x0, y0, x1, y1), clipped to the image."""
+    w = t.world
+    sh = w.copy()
+    sh[:, 0] -= w[:, 2] * L[0] / L[2]
+    sh[:, 1] -= w[:, 2] * L[1] / L[2]
+    sh[:, 2] = 0
+    p = np.concatenate([cam.project(w), cam.project(sh)])
+    return (max(0, int(p[:, 0].min()) - margin), max(0, int(p[:, 1].min()) - margin),
+            min(cam.width, int(p[:, 0].max()) + margin + 1), min(cam.height, int(p[:, 1].max()) + margin + 1))
+
+
 def render_scene(model: TabaModel, tabas: list[TabaPlacement], cam: Camera, light: Light,
                  background: np.ndarray, ss: int = SUPERSAMPLE) -> RenderResult:
-    """Draw placed tabas (with `world` filled) onto a copy of `background`."""
+    """Draw placed tabas (with `world` filled) onto a copy of `background`.
+
+    Tabas whose boxes (with shadows) overlap are drawn together in one z-buffer;
+    separate groups are drawn one crop at a time.
+    """
     img = background.copy()
     H, W = cam.height, cam.width
     masks = [np.zeros((H, W), bool) for _ in tabas]
@@ -409,25 +427,41 @@ def render_scene(model: TabaModel, tabas: list[TabaPlacement], cam: Camera, ligh
     if not tabas:
         return RenderResult(img, masks, full_area)
     L = light.direction / np.linalg.norm(light.direction)
-    # Crop: all tabas and their shadows, with a margin.
-    pts = []
-    for t in tabas:
-        w = t.world
-        sh = w.copy()
-        sh[:, 0] -= w[:, 2] * L[0] / L[2]
-        sh[:, 1] -= w[:, 2] * L[1] / L[2]
-        sh[:, 2] = 0
-        pts.append(cam.project(w))
-        pts.append(cam.project(sh))
-    allp = np.concatenate(pts)
     margin = int(4 * light.shadow_blur_mm * cam.px_per_mm) + 6
-    x0 = max(0, int(allp[:, 0].min()) - margin)
-    y0 = max(0, int(allp[:, 1].min()) - margin)
-    x1 = min(W, int(allp[:, 0].max()) + margin + 1)
-    y1 = min(H, int(allp[:, 1].max()) + margin + 1)
+    groups = [([k], _box(t, cam, L, margin)) for k, t in enumerate(tabas)]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(groups)):
+            for j in range(i + 1, len(groups)):
+                a, b = groups[i][1], groups[j][1]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    box = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    groups[i] = (groups[i][0] + groups[j][0], box)
+                    del groups[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    for members, box in groups:
+        sub = [tabas[k] for k in members]
+        sub_masks = _render_group(model, sub, cam, light, img, box, L, ss)
+        for k, m in zip(members, sub_masks, strict=True):
+            masks[k] = m
+            pk = cam.project(tabas[k].world)
+            full_area[k] = float(cv2.contourArea(cv2.convexHull(pk.astype(np.float32))))
+    return RenderResult(img, masks, full_area)
+
+
+def _render_group(model: TabaModel, tabas: list[TabaPlacement], cam: Camera, light: Light,
+                  img: np.ndarray, box: tuple[int, int, int, int], L: np.ndarray, ss: int) -> list[np.ndarray]:
+    """Draw a group of tabas into `img` (in place) within `box`; their visible masks."""
+    H, W = cam.height, cam.width
+    masks = [np.zeros((H, W), bool) for _ in tabas]
+    x0, y0, x1, y1 = box
     cw, ch = x1 - x0, y1 - y0
     if cw <= 0 or ch <= 0:
-        return RenderResult(img, masks, full_area)
+        return masks
     shape = (ch * ss, cw * ss)
     tris = model.tris
     n = len(model.verts)
@@ -472,7 +506,6 @@ def render_scene(model: TabaModel, tabas: list[TabaPlacement], cam: Camera, ligh
     contact = cv2.GaussianBlur(foot, (0, 0), max(1.0, 1.5 * cam.px_per_mm))
     crop = img[y0:y1, x0:x1]
     crop *= (1 - light.shadow_strength * shadow - 0.25 * np.clip(contact, 0, 1))[..., None]
-    crop *= (1 - 0.0 * shadow)[..., None]
     # Compose the bone at supersampled resolution, then shrink.
     big = cv2.resize(crop, (cw * ss, ch * ss), interpolation=cv2.INTER_NEAREST)
     big[hit] = col.astype(np.float32)
@@ -482,18 +515,14 @@ def render_scene(model: TabaModel, tabas: list[TabaPlacement], cam: Camera, ligh
     for k in range(len(tabas)):
         m = cv2.resize((owner == k).astype(np.float32), (cw, ch), interpolation=cv2.INTER_AREA)
         masks[k][y0:y1, x0:x1] = m > 0.5
-        # its area alone: the outline of its own projected vertices
-        pk = cam.project(tabas[k].world)
-        hull = cv2.convexHull(pk.astype(np.float32))
-        full_area[k] = float(cv2.contourArea(hull))
-    return RenderResult(img, masks, full_area)
+    return masks
 
 
 def finish_image(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Sensor noise, a slight blur, white balance and exposure jitter: uint8 BGR."""
     out = img * rng.uniform(0.9, 1.1) * rng.uniform(0.96, 1.04, 3)[None, None, :]
     out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 0.8))
-    out = out + rng.standard_normal(out.shape).astype(np.float32) * rng.uniform(1.5, 4.0)
+    out = out + rng.standard_normal(out.shape).astype(np.float32) * rng.uniform(0.8, 2.2)
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
@@ -561,3 +590,178 @@ __all__ = [
     "render_pose_views",
     "render_scene",
 ]
+
+
+# --- random scenes ------------------------------------------------------------------------------
+
+# Face frequencies for data sets: the bone's own order (wide faces commonest),
+# but with the narrow faces well represented for training and testing.
+FACE_WEIGHTS = {"tripas": 0.31, "hoyo": 0.31, "liso": 0.19, "carnero": 0.19}
+P_END = 0.06  # a taba standing on an end
+P_COCKED = 0.08  # a taba leaning on another (needs one to lean on)
+P_TOUCH = 0.3  # a taba lying against another
+
+
+@dataclass
+class Scene:
+    image: np.ndarray  # uint8 BGR, before JPEG
+    labels: dict  # FORMATS.md section 1
+    info: dict  # background, light, scale: for debugging
+
+
+def _cells(world: np.ndarray, cell: float, top: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted cell keys of a point cloud (every 3rd vertex) and the top (or bottom) height per cell."""
+    w = world[::3]
+    key = np.floor(w[:, 0] / cell).astype(np.int64) * 1_000_003 + np.floor(w[:, 1] / cell).astype(np.int64)
+    z = w[:, 2] if top else -w[:, 2]
+    order = np.lexsort((z, key))
+    key, z = key[order], z[order]
+    last = np.ones(len(key), bool)
+    last[:-1] = key[1:] != key[:-1]
+    return key[last], (z[last] if top else -z[last])
+
+
+def _penetration(lower: np.ndarray, upper: np.ndarray, cell: float = 0.8) -> float:
+    """How far `upper`'s underside dips into `lower`'s top where they overlap (-inf: no overlap)."""
+    kt, zt = _cells(lower, cell, top=True)
+    kb, zb = _cells(upper, cell, top=False)
+    _, it, ib = np.intersect1d(kt, kb, assume_unique=True, return_indices=True)
+    if len(it) == 0:
+        return -math.inf
+    return float(np.max(zt[it] - zb[ib]))
+
+
+def _overlap(a: np.ndarray, b: np.ndarray, cell: float = 0.8) -> bool:
+    return len(np.intersect1d(_cells(a, cell, True)[0], _cells(b, cell, True)[0], assume_unique=True)) > 0
+
+
+def _moved(world: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    w = world.copy()
+    w[:, 0] += dx
+    w[:, 1] += dy
+    return w
+
+
+def _slide_to_contact(fixed: np.ndarray, moving: np.ndarray, u: np.ndarray, lean: bool) -> float:
+    """Distance to move `moving` along +u (towards `fixed`) until it touches (or leans on) it.
+
+    `moving` starts far away on the -u side; with `lean`, contact means its
+    underside meets `fixed`'s top, else that the outlines touch.
+    """
+    lo, hi = 0.0, 80.0  # hi: well into overlap
+    for _ in range(22):
+        mid = 0.5 * (lo + hi)
+        w = _moved(moving, u[0] * mid, u[1] * mid)
+        hit = _penetration(fixed, w) > 0 if lean else _overlap(fixed, w)
+        if hit:
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+def random_scene(rng: np.random.Generator, width: int, height: int, n_tabas: int,
+                 length_px: tuple[float, float] = (60.0, 110.0), model: TabaModel | None = None,
+                 poses: dict[str, Pose] | None = None, force: dict | None = None) -> Scene:
+    """A random tray with `n_tabas` tabas, rendered and labelled.
+
+    `force` (optional, for fixtures): {"faces": [...], "end": k, "cocked": k, "touch": bool}
+    pins down faces (None = random), which taba stands on an end, which one leans.
+    """
+    model = model or load_model()
+    poses = poses or load_poses()
+    force = force or {}
+    cam_mm = rng.uniform(400, 600)
+    length = rng.uniform(*length_px)
+    cam = Camera(width, height, cam_mm, length / model.extent[0])
+    light = random_light(rng)
+    bg, bg_label = make_background(rng, width, height)
+    set_alb, set_colour = random_appearance(rng)
+    while bg_label == f"felt-{set_colour}":  # a painted set is not the felt's colour
+        set_alb, set_colour = random_appearance(rng)
+    same_set = rng.random() < 0.7
+    faces = list(FACE_WEIGHTS)
+    weights = np.array([FACE_WEIGHTS[f] for f in faces])
+    half_w = width / 2 / cam.px_per_mm
+    half_h = height / 2 / cam.px_per_mm
+    reach = 0.62 * model.extent[0]  # mm from a taba's centre to its farthest point, about
+    placed: list[TabaPlacement] = []
+    forced_faces = force.get("faces") or []
+    for i in range(n_tabas):
+        face = forced_faces[i] if i < len(forced_faces) and forced_faces[i] else str(rng.choice(faces, p=weights / weights.sum()))
+        if "end" in force or "cocked" in force:
+            mode = "end" if force.get("end") == i else "cocked" if force.get("cocked") == i and placed else "flat"
+        else:
+            r = rng.random()
+            can_lean = any(not o.why for o in placed)
+            mode = "end" if r < P_END else "cocked" if can_lean and r < P_END + P_COCKED else "flat"
+        alb, colour = set_alb, set_colour
+        if not same_set:
+            alb, colour = random_appearance(rng)
+            if bg_label == f"felt-{colour}":
+                alb, colour = set_alb, set_colour
+        stretch = tuple(rng.uniform(0.93, 1.07, 3))
+        t = TabaPlacement(face=face, pose=poses[face], x=0.0, y=0.0, yaw=rng.uniform(0, 2 * math.pi),
+                          tilt_axis=rng.uniform(0, 2 * math.pi), tilt=math.radians(rng.uniform(0, 4)),
+                          stretch=stretch, albedo=alb, colour=colour, seed=int(rng.integers(1 << 30)))
+        if mode == "end":
+            t.pose = poses[str(rng.choice(["end+", "end-"]))]
+            t.face = "end"
+            t.why = "on end"
+            t.tilt = math.radians(rng.uniform(0, 6))
+        touch = force.get("touch", rng.random() < P_TOUCH) if mode != "cocked" else True
+        ok = False
+        for _attempt in range(40):
+            if mode == "cocked" or (touch and placed):
+                bases = [o for o in placed if not o.why] or placed
+                base = bases[int(rng.integers(len(bases)))]
+                ang = rng.uniform(0, 2 * math.pi)
+                u = np.array([math.cos(ang), math.sin(ang)])
+                if mode == "cocked":
+                    t.why = "cocked"
+                    t.yaw = ang + (math.pi if rng.random() < 0.5 else 0.0)
+                    t.tilt_axis = ang + math.pi / 2
+                    sign = 1.0 if abs(((t.yaw - ang + math.pi) % (2 * math.pi)) - math.pi) < 1 else -1.0
+                    t.tilt = -sign * math.radians(rng.uniform(18, 32))
+                start = np.array([base.x, base.y]) - u * 3 * reach
+                t.x, t.y = float(start[0]), float(start[1])
+                place(model, t)
+                d = _slide_to_contact(base.world, t.world, u, lean=mode == "cocked")
+                t.x += float(u[0] * d)
+                t.y += float(u[1] * d)
+            else:
+                t.x = rng.uniform(-half_w + reach, half_w - reach)
+                t.y = rng.uniform(-half_h + reach, half_h - reach)
+            place(model, t)
+            inside = (np.abs(t.world[:, 0]).max() < half_w * 0.97) and (np.abs(t.world[:, 1]).max() < half_h * 0.97)
+            clear = all(not _overlap(o.world, t.world) or (mode == "cocked" and o is base) for o in placed)
+            if mode == "cocked" and clear:
+                # it must really lean on its neighbour, and touch nothing else
+                clear = _penetration(base.world, _moved(t.world, -u[0] * 0.0, -u[1] * 0.0)) > -1.0
+            if inside and clear:
+                ok = True
+                break
+        if ok:
+            placed.append(t)
+    res = render_scene(model, placed, cam, light, bg)
+    img = finish_image(res.image, rng)
+    dice, unreadable = [], []
+    for t, mask, full in zip(placed, res.masks, res.full_area, strict=True):
+        c = label_centre(mask)
+        if c is None:
+            continue
+        why = t.why
+        if not why and mask.sum() < 0.6 * full:
+            why = "occluded"
+        if why:
+            unreadable.append({"center": [c[0], c[1]], "why": why})
+        else:
+            dice.append({"kind": "taba", "value": t.face, "colour": t.colour, "center": [c[0], c[1]]})
+    info = {
+        "background": bg_label,
+        "camera_mm": round(cam_mm, 1),
+        "px_per_mm": round(cam.px_per_mm, 3),
+        "light": [round(float(x), 3) for x in light.direction],
+        "tabas": [{"face": t.face, "why": t.why, "x_mm": round(t.x, 1), "y_mm": round(t.y, 1)} for t in placed],
+    }
+    return Scene(img, {"dice": dice, "unreadable": unreadable}, info)
