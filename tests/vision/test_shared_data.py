@@ -21,7 +21,7 @@ pytestmark = [
 ]
 SAMPLE_IMAGES = 40
 # (data set, floor of accuracy, ceiling of wrong answers per labelled die) on the first images
-FLOORS = [("matteop65", 0.60, 0.03), ("nell-byler", 0.20, 0.03)]
+FLOORS = [("matteop65", 0.60, 0.05), ("nell-byler", 0.20, 0.03)]
 
 
 @pytest.mark.parametrize("name,floor,max_wrong", FLOORS)
