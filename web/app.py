@@ -52,14 +52,9 @@ def create_app(config: Mapping[str, Any] | None = None, station: Any = None) -> 
         # every error as a short JSON message: no HTML, no stack traces
         return jsonify(error=exc.description or exc.name), exc.code
 
-    @app.get("/")
-    def index():
-        st = current_app.extensions["station"]
-        state = st.state_json() if st is not None else {}
-        return jsonify(
-            station="dicestation",
-            game=state.get("game"),
-            api=["/api/state", "/api/last-read", "/api/events", "/api/read", "/api/games"],
-        )
+    # the pages (web.pages): table at / (JSON description for tools asking for JSON),
+    # GM screen, calibration, statistics, upload; CSRF guard and HTML/JSON error pages
+    from web.pages import register_pages
 
+    register_pages(app)
     return app

@@ -1,0 +1,203 @@
+"""Calibration pages: the empty tray, its corners and seat zones, teaching a dice set, evaluation.
+
+Files live in the data folder: `calibration/empty.jpg`, `calibration/tray.json`
+(corners and zones; the zones also replace the station's seating at once), and
+`calibration/sets/NAME/` (labelled photos, FORMATS.md §1: a data set that
+`dicestation teach` and `eval` read). Teaching calls `calibration.teach` and
+saves the profile with `calibration.profile_io` when they are installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, send_file
+
+from rules.base import KIND_VALUES
+from station.annotate import encode_jpeg
+from station.config import Zone
+from station.store import write_atomic
+from web.api import body
+from web.security import decode_image, gm_required
+
+bp = Blueprint("calibrate", __name__, url_prefix="/calibrate")
+SET_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+
+def _station():
+    st = current_app.extensions.get("station")
+    if st is None:
+        abort(503, "the station is not running")
+    return st
+
+
+def folder() -> Path:
+    path = Path(_station().store.folder) / "calibration"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _layout() -> dict[str, Any]:
+    path = folder() / "tray.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    zones = [{"name": z.name, "polygon": [list(p) for p in z.polygon]} for z in _station().seating.zones]
+    return {"corners": [], "zones": zones}
+
+
+def _sets() -> list[dict[str, Any]]:
+    root = folder() / "sets"
+    if not root.exists():
+        return []
+    return [{"name": d.name, "photos": len(list(d.glob("*.json")))} for d in sorted(root.iterdir()) if d.is_dir()]
+
+
+@bp.get("/")
+@gm_required
+def page():
+    return render_template("calibrate.html", layout=_layout(), sets=_sets(),
+                           has_empty=(folder() / "empty.jpg").exists(),
+                           can_teach=importlib.util.find_spec("calibration.teach") is not None)
+
+
+@bp.get("/empty.jpg")
+@gm_required
+def empty_photo():
+    path = folder() / "empty.jpg"
+    if not path.exists():
+        abort(404, "no photo of the empty tray yet: capture one")
+    return send_file(path, mimetype="image/jpeg", max_age=0)
+
+
+@bp.post("/empty")
+@gm_required
+def capture_empty():
+    """Photograph the empty tray with the station's camera (one read at a time)."""
+    st = _station()
+    if not st._pending.acquire(blocking=False):
+        abort(409, "a read is in progress: try again in a moment")
+    try:
+        frame = st.camera.capture()
+    except Exception as exc:  # noqa: BLE001 - a camera error is told to the page
+        abort(503, f"camera problem: {exc}")
+    finally:
+        st._pending.release()
+    write_atomic(folder() / "empty.jpg", encode_jpeg(frame.image_bgr, 90))
+    h, w = frame.image_bgr.shape[:2]
+    return jsonify(size=[w, h], url="/calibrate/empty.jpg")
+
+
+def _points(raw: Any, where: str, at_least: int) -> list[list[float]]:
+    if not isinstance(raw, list) or len(raw) < at_least or not all(
+            isinstance(p, list) and len(p) == 2
+            and all(isinstance(c, (int, float)) and not isinstance(c, bool) and c >= 0 for c in p)
+            for p in raw):
+        abort(400, f"{where}: expected {at_least} or more [x, y] points in pixels")
+    return [[float(x), float(y)] for x, y in raw]
+
+
+@bp.post("/layout")
+@gm_required
+def save_layout():
+    """Save the tray corners and seat zones; the zones take effect at once."""
+    data = body()
+    unknown = sorted(set(data) - {"corners", "zones"})
+    if unknown:
+        abort(400, f"unknown field {unknown[0]!r} (known: corners, zones)")
+    corners = _points(data.get("corners", []), "corners", 0)
+    if corners and len(corners) != 4:
+        abort(400, "corners: expected exactly 4 points (or none)")
+    zones_raw = data.get("zones", [])
+    if not isinstance(zones_raw, list):
+        abort(400, "zones: expected a list of {name, polygon}")
+    zones = []
+    for i, z in enumerate(zones_raw):
+        if not isinstance(z, dict) or not isinstance(z.get("name"), str) or not z["name"].strip():
+            abort(400, f"zones[{i}]: expected a name and a polygon")
+        zones.append({"name": z["name"].strip(), "polygon": _points(z.get("polygon"), f"zones[{i}].polygon", 3)})
+    if len({z["name"] for z in zones}) != len(zones):
+        abort(400, "zones: two zones have the same name")
+    layout = {"corners": corners, "zones": zones}
+    write_atomic(folder() / "tray.json", json.dumps(layout, indent=1).encode())
+    st = _station()
+    st.seating = replace(st.seating, zones=tuple(
+        Zone(z["name"], tuple((x, y) for x, y in z["polygon"])) for z in zones))
+    return jsonify(layout)
+
+
+@bp.post("/teach-photo")
+@gm_required
+def teach_photo():
+    """One labelled photo of a dice set: `photo` (file), `set`, `labels` (JSON list of dice)."""
+    name = request.form.get("set", "")
+    if not SET_NAME.match(name):
+        abort(400, "set: a name of letters, digits, - or _ (up to 40)")
+    try:
+        labels = json.loads(request.form.get("labels", ""))
+    except json.JSONDecodeError:
+        abort(400, "labels: not valid JSON")
+    if not isinstance(labels, list) or not labels:
+        abort(400, "labels: click each die on the photo and give its value")
+    dice = []
+    for i, d in enumerate(labels):
+        kind = d.get("kind") if isinstance(d, dict) else None
+        if kind not in KIND_VALUES or d.get("value") not in KIND_VALUES[kind]:
+            abort(400, f"labels[{i}]: a kind ({', '.join(KIND_VALUES)}) and one of its values")
+        center = _points([d.get("center")], f"labels[{i}].center", 1)[0]
+        dice.append({"kind": kind, "value": d["value"], "center": center, "set": name})
+    f = request.files.get("photo")
+    image = decode_image(f.read(current_app.config["MAX_UPLOAD_BYTES"] + 1) if f else b"")
+    target = folder() / "sets" / name
+    target.mkdir(parents=True, exist_ok=True)
+    n = len(list(target.glob("*.json")))
+    write_atomic(target / f"{n:03d}.jpg", encode_jpeg(image, 92))
+    write_atomic(target / f"{n:03d}.json", json.dumps({"dice": dice}, indent=1).encode())
+    return jsonify(set=name, photo=n, dice=len(dice)), 201
+
+
+def _set_folder() -> tuple[str, Path]:
+    name = body().get("set", "")
+    if not isinstance(name, str) or not SET_NAME.match(name):
+        abort(400, "set: the name of a dice set")
+    path = folder() / "sets" / name
+    if not path.is_dir():
+        abort(404, f"no dice set {name!r}: add labelled photos first")
+    return name, path
+
+
+@bp.post("/teach")
+@gm_required
+def teach():
+    name, path = _set_folder()
+    try:
+        teach_mod = importlib.import_module("calibration.teach")
+        profile_io = importlib.import_module("calibration.profile_io")
+    except ImportError:
+        abort(501, "teaching is not installed on this station (calibration.teach)")
+    try:
+        profile = teach_mod.teach(path)
+    except ValueError as exc:
+        abort(400, f"nothing could be taught from {name}: {exc}")
+    out = profile_io.save(profile, Path(_station().store.folder) / "profiles" / name)
+    return jsonify(set=name, profile=str(out))
+
+
+@bp.post("/evaluate")
+@gm_required
+def evaluate():
+    from calibration.dataset import DatasetError, load_dataset
+    from calibration.evaluate import evaluate as run
+
+    name, path = _set_folder()
+    try:
+        samples = load_dataset(path)
+    except DatasetError as exc:
+        abort(400, f"the set {name} cannot be read: {exc}")
+    report = run(samples, _station().reader)
+    return jsonify(set=name, lines=report.lines(), accuracy=report.accuracy,
+                   images=len(report.images))
