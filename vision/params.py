@@ -31,7 +31,7 @@ class Params:
     min_die_area_frac: float = 0.00012  # of the segmented frame
     max_die_area_frac: float = 0.85
     # -- one die (vision.reader) --------------------------------------------
-    crop_side_px: int = 64  # a die is read in a crop scaled to this side
+    crop_side_px: int = 96  # a die is read in a crop scaled to this side
     crop_margin: float = 0.18  # margin around the die in the crop, of its side
     min_rectangularity: float = 0.72  # contour area / minAreaRect area
     max_aspect_topdown: float = 1.35  # minAreaRect long/short side

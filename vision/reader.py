@@ -184,7 +184,8 @@ def _read_one(
     fc = (mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]) if mom["m00"] else (48.0, 48.0)
     face = read_face(pips, field, face_side, fc, params)
 
-    if touches and (face.value is None or aspect > params.max_aspect_topdown):
+    close_up = max(frame.shape[:2]) <= params.crop_max_side_px
+    if touches and not close_up and (face.value is None or aspect > params.max_aspect_topdown):
         return Rejection(centre, OUTSIDE, outline, "touches the frame's edge")
     if face.value is None:
         if sharp < params.blur_min_laplacian_var:
