@@ -76,10 +76,10 @@ def csrf_token() -> str:
 
 
 def wants_json() -> bool:
+    """JSON for the API and for tools; an HTML page only for browsers asking for one."""
     if request.path.startswith("/api/") or request.is_json:
         return True
-    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
-    return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
+    return request.accept_mimetypes.best_match(["application/json", "text/html"]) != "text/html"
 
 
 def gm_required(view: Callable) -> Callable:
