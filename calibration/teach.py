@@ -23,7 +23,7 @@ from calibration.dataset import IMAGE_SUFFIXES, DatasetError, Sample, load_sampl
 from calibration.evaluate import MATCH_MIN_PX, MATCH_SIDES, _match
 from vision import read_dice
 from vision.kinds import blob_side
-from vision.numerals import teach_features
+from vision.numerals import locate_die, teach_features
 from vision.profile import FEATURE_VERSION, PROFILE_VERSION, Profile, SetInfo
 
 PCA_DIMS = 64
@@ -74,7 +74,7 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
                 missed += 1
                 continue
             centre, outline = blobs[m[i]]
-            side = blob_side(outline)
+            centre, side = locate_die(frame, centre, blob_side(outline))
             f = teach_features(frame, centre, side)
             rows.append(f)
             name = lab.set or lab.kind

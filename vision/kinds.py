@@ -36,6 +36,26 @@ def blob_side(outline: tuple, fallback: float = 20.0) -> float:
     return fallback
 
 
+SQUARE_MIN_FILL = 0.8  # die region / its min-area rectangle: a d6 seen from above
+SUSPECT_D6_VALUES = (1,)  # a numeral's ink looks like one pip
+
+
+def looks_square(frame: np.ndarray, centre, side: float) -> bool | None:
+    """Is the die in this blob a square (a d6 from above)? None: can't tell."""
+    mask, _ = numerals.die_region(frame, centre, side)
+    if mask is None:
+        return None
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    c = max(cs, key=cv2.contourArea)
+    (_, _), (w, h), _ = cv2.minAreaRect(c)
+    if w * h <= 0:
+        return None
+    hull = cv2.convexHull(c)
+    poly = cv2.approxPolyDP(hull, 0.06 * cv2.arcLength(hull, True), True)
+    fill = cv2.contourArea(c) / (w * h)
+    return bool(fill >= SQUARE_MIN_FILL and len(poly) == 4)
+
+
 def top_face_kind(face_bgr: np.ndarray, ink: np.ndarray | None) -> str | None:
     """Triangle (d8) or kite (d10) from the region of the face's own colour
     around the numeral; None when the outline is neither."""
@@ -59,10 +79,10 @@ def top_face_kind(face_bgr: np.ndarray, ink: np.ndarray | None) -> str | None:
 
 
 def _untaught(frame: np.ndarray, r: Rejection) -> Die | None:
-    side = blob_side(r.outline)
+    (cx, cy), side = numerals.locate_die(frame, r.center, blob_side(r.outline))
     s = UNTAUGHT_CROP_PX
-    k = s / side
-    M = np.float32([[k, 0, s / 2 - k * r.center[0]], [0, k, s / 2 - k * r.center[1]]])
+    k = s / (1.5 * side)
+    M = np.float32([[k, 0, s / 2 - k * cx], [0, k, s / 2 - k * cy]])
     crop = cv2.warpAffine(frame, M, (s, s), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
     mask = np.zeros((s, s), np.uint8)
@@ -79,7 +99,7 @@ def _untaught(frame: np.ndarray, r: Rejection) -> Die | None:
         if kind is None:
             return None
     conf = float(min(1.0, g.similarity)) * min(1.0, 0.5 + 5 * g.margin)
-    return Die(kind, int(g.value), None, r.center, conf, r.outline)
+    return Die(kind, int(g.value), None, (cx, cy), conf, r.outline)
 
 
 def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],

@@ -29,12 +29,12 @@ CROP_OF_BLOB = 1.0  # crop side, of the blob's side
 TEACH_ANGLES_DEG = tuple(range(0, 360, 20))
 COLOUR_WEIGHT = 0.35  # weight of the body colour beside the shape (unit HOG)
 KNN_K = 9
-MIN_VOTE = 0.67  # share of the k nearest that must agree, else refused
+MIN_VOTE = 0.9  # share of the k nearest that must agree, else refused (measured: below, wrong too often)
 MIN_SIMILARITY = 0.55  # cosine similarity of the nearest taught face, else unknown
 
 GLYPH_SIDE_PX = 32
 GLYPH_ANGLES_DEG = tuple(range(0, 360, 15))
-GLYPH_MIN_SIMILARITY = 0.72
+GLYPH_MIN_SIMILARITY = 0.88  # measured on rendered d8/d10: 19 of 20 right above 0.85
 GLYPH_MIN_MARGIN = 0.03  # best class's similarity over the second best's
 
 
@@ -87,12 +87,12 @@ LOCATE_BRIGHTER = 12.0  # Lab L above the surroundings: die, not shadow
 LOCATE_CHROMA = 18.0  # Lab a/b away from the surroundings: a coloured die
 
 
-def locate_die(frame_bgr: np.ndarray, centre: tuple[float, float],
-               side_px: float) -> tuple[tuple[float, float], float]:
-    """The die inside a blob that may hold its shadow too: the largest region
-    brighter than, or of another colour than, the blob's surroundings
-    (shadows are darker, of the surface's own hue). Centre and side in input
-    pixels; the blob's own when nothing better is found."""
+def die_region(frame_bgr: np.ndarray, centre: tuple[float, float],
+               side_px: float) -> tuple[np.ndarray | None, float]:
+    """The die inside a blob that may hold its shadow too, as a mask in a
+    LOCATE_CROP_PX crop centred on `centre` (scale k: input px -> crop px):
+    the largest region brighter than, or of another colour than, the blob's
+    surroundings (shadows are darker, of the surface's own hue)."""
     s = LOCATE_CROP_PX
     k = s / max(1.0, 1.5 * side_px)
     M = np.float32([[k, 0, s / 2 - k * centre[0]], [0, k, s / 2 - k * centre[1]]])
@@ -103,19 +103,36 @@ def locate_die(frame_bgr: np.ndarray, centre: tuple[float, float],
                              lab[:, :3].reshape(-1, 3), lab[:, -3:].reshape(-1, 3)])
     bg = np.median(border, axis=0)
     chroma = np.hypot(lab[..., 1] - bg[1], lab[..., 2] - bg[2])
-    die = ((lab[..., 0] > bg[0] + LOCATE_BRIGHTER) | (chroma > LOCATE_CHROMA)).astype(np.uint8)
+    # a shadow keeps the surface's hue, only duller and darker
+    v = lab[..., 1:] - 128.0
+    vb = bg[1:] - 128.0
+    nb = float(np.linalg.norm(vb))
+    cos = (v @ vb) / (np.linalg.norm(v, axis=2) * nb + 1e-6)
+    shadow = (cos > 0.9) & (np.linalg.norm(v, axis=2) < nb) & (lab[..., 0] < bg[0])
+    die = ((lab[..., 0] > bg[0] + LOCATE_BRIGHTER) | ((chroma > LOCATE_CHROMA) & ~shadow)).astype(np.uint8)
     die = cv2.morphologyEx(die, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     die = cv2.morphologyEx(die, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, lab_img, stats, cents = cv2.connectedComponentsWithStats(die)
+    n, lab_img, stats, _ = cv2.connectedComponentsWithStats(die)
     if n < 2:
-        return centre, side_px
+        return None, k
     i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    area = float(stats[i, cv2.CC_STAT_AREA])
-    if area < 0.15 * (k * side_px) ** 2:
+    if stats[i, cv2.CC_STAT_AREA] < 0.15 * (k * side_px) ** 2:
+        return None, k
+    return (lab_img == i).astype(np.uint8) * 255, k
+
+
+def locate_die(frame_bgr: np.ndarray, centre: tuple[float, float],
+               side_px: float) -> tuple[tuple[float, float], float]:
+    """Centre and side (input pixels) of the die in a blob (die_region); the
+    blob's own when nothing better is found."""
+    mask, k = die_region(frame_bgr, centre, side_px)
+    if mask is None:
         return centre, side_px
-    cx, cy = cents[i]
+    m = cv2.moments(mask, binaryImage=True)
+    s = LOCATE_CROP_PX
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     return (float(centre[0] + (cx - s / 2) / k), float(centre[1] + (cy - s / 2) / k)), float(
-        np.sqrt(area) / k)
+        np.sqrt(m["m00"]) / k)
 
 
 def face_features(crop_bgr: np.ndarray) -> np.ndarray:
@@ -272,8 +289,8 @@ def find_ink(face_bgr: np.ndarray, face_mask: np.ndarray) -> np.ndarray | None:
     if inside.size < 50:
         return None
     t, _ = cv2.threshold(inside.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    dark = (gray < t) & (face_mask > 0)
-    light = (gray >= t) & (face_mask > 0)
+    dark = (gray <= t) & (face_mask > 0)
+    light = (gray > t) & (face_mask > 0)
     ink = dark if dark.sum() < light.sum() else light
     ink = ink.astype(np.uint8) * 255
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)

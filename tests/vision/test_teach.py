@@ -1,0 +1,75 @@
+"""calibration.teach and calibration.profile_io: teach a set, save, load, refuse."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration import profile_io
+from calibration.teach import teach
+from vision.profile import FEATURE_VERSION, PROFILE_VERSION, Profile, SetInfo
+
+SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
+
+
+def _tiny() -> Profile:
+    s = SetInfo("d8p", ("d8",), 0.05, "white", (200.0, 128.0, 128.0), (("d8", 1), ("d8", 2)), 2)
+    f = np.eye(2, 4, dtype=np.float32)
+    return Profile(PROFILE_VERSION, FEATURE_VERSION, (s,), (("d8", 1), ("d8", 2)), f,
+                   np.array([0, 1], np.int32), np.array([0, 0], np.int32), meta={"dataset": "x"})
+
+
+def test_profile_round_trip(tmp_path):
+    p = _tiny()
+    profile_io.save(p, tmp_path / "prof")
+    q = profile_io.load(tmp_path / "prof")
+    assert q.sets == p.sets and q.classes == p.classes
+    assert np.allclose(q.features, p.features) and list(q.class_idx) == [0, 1]
+
+
+def test_newer_profile_is_refused_naming_the_version(tmp_path):
+    profile_io.save(_tiny(), tmp_path)
+    doc = json.loads((tmp_path / "profile.json").read_text())
+    doc["version"] = PROFILE_VERSION + 1
+    (tmp_path / "profile.json").write_text(json.dumps(doc))
+    with pytest.raises(profile_io.ProfileError, match=f"version {PROFILE_VERSION + 1}"):
+        profile_io.load(tmp_path)
+
+
+def test_other_feature_version_asks_to_teach_again(tmp_path):
+    profile_io.save(_tiny(), tmp_path)
+    doc = json.loads((tmp_path / "profile.json").read_text())
+    doc["feature_version"] = FEATURE_VERSION + 7
+    (tmp_path / "profile.json").write_text(json.dumps(doc))
+    with pytest.raises(profile_io.ProfileError, match="teach the set again"):
+        profile_io.load(tmp_path)
+
+
+def test_not_a_profile_folder(tmp_path):
+    with pytest.raises(profile_io.ProfileError, match="not a profile folder"):
+        profile_io.load(tmp_path)
+
+
+@pytest.mark.skipif(not SCENES.is_dir(), reason="no scene fixtures")
+def test_teach_from_fixture_scenes_and_read_with_it(tmp_path):
+    ds = tmp_path / "ds"
+    ds.mkdir()
+    for img in sorted(SCENES.glob("scene_00[0-3]_*.jpg")):
+        shutil.copy(img, ds / img.name)
+        shutil.copy(img.with_suffix(".json"), ds / img.with_suffix(".json").name)
+    p = teach(ds)
+    assert "d6" in p.kinds and len(p.features) > 0
+    assert p.meta["dice_taught"] > 0
+    profile_io.save(p, tmp_path / "prof")
+    q = profile_io.load(tmp_path / "prof")
+    import cv2
+
+    from vision import read_dice
+
+    img = next(ds.glob("*.jpg"))
+    r = read_dice(cv2.imread(str(img)), q)
+    assert r.dice or r.rejected
