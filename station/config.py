@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from station.errors import ConfigError
+from station.storage import StorageLimits
 
 CAMERA_KINDS = ("pi", "opencv", "replay")
 READERS = ("vision", "labels")
@@ -76,6 +77,15 @@ class TableConfig:
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    enabled: bool = False  # publish every stored event to an MQTT broker (a hall of tables)
+    host: str = "localhost"
+    port: int = 1883
+    table: str = "table1"  # this table's name in the topics: dicestation/<table>/events
+    prefix: str = "dicestation"
+
+
+@dataclass(frozen=True)
 class Config:
     data: str = "~/.local/share/dicestation"
     camera: CameraConfig = field(default_factory=CameraConfig)
@@ -83,6 +93,8 @@ class Config:
     button: ButtonConfig = field(default_factory=ButtonConfig)
     web: WebConfig = field(default_factory=WebConfig)
     table: TableConfig = field(default_factory=TableConfig)
+    storage: StorageLimits = field(default_factory=StorageLimits)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
 
     @property
     def data_dir(self) -> Path:
@@ -146,7 +158,8 @@ def _zones(raw: Any) -> tuple[Zone, ...]:
 def parse_config(raw: dict[str, Any]) -> Config:
     """A Config from parsed TOML; ConfigError names the first bad key."""
     sections = {"camera": CameraConfig, "read": ReadConfig, "button": ButtonConfig,
-                "web": WebConfig, "table": TableConfig}
+                "web": WebConfig, "table": TableConfig, "storage": StorageLimits,
+                "mqtt": MqttConfig}
     top = {}
     for key, value in raw.items():
         if key == "data":
@@ -177,6 +190,10 @@ def parse_config(raw: dict[str, Any]) -> Config:
         raise ConfigError("camera.buffer_count: must be 1-8")
     if not 0 <= cfg.web.port < 65536:
         raise ConfigError("web.port: must be 0-65535 (0: any free port)")
+    if not 0 < cfg.mqtt.port < 65536:
+        raise ConfigError("mqtt.port: must be 1-65535")
+    if cfg.mqtt.enabled and not cfg.mqtt.host:
+        raise ConfigError("mqtt.host: the broker's host name is needed when mqtt.enabled")
     return cfg
 
 

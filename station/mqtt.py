@@ -65,7 +65,7 @@ class MqttBridge:
         self._client.on_disconnect = self._on_disconnect
         self._keepalive = keepalive_s
         self._last_id = 0  # the newest event id handed to paho
-        self._lock = threading.Lock()
+        self._wake = threading.Event()
         self._queue = source.subscribe()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._pump, name="mqtt-bridge", daemon=True)
@@ -84,33 +84,35 @@ class MqttBridge:
             return
         client.publish(f"{self.base}/status", "online", qos=QOS, retain=True)
         self.connected.set()
-        # catch up on what was stored while the broker was away
-        with self._lock:
-            missed = self.source.events_after(self._last_id)
-        for message in missed:
-            self._send(message)
+        self._wake.set()  # the pump catches up on what was stored while the broker was away
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
         self.connected.clear()
 
-    def _send(self, message: dict[str, Any]) -> None:
-        with self._lock:
-            if message.get("id", 0) <= self._last_id:
+    def _send_new(self) -> None:
+        """Send, in order, every stored event after the last one sent (pump thread only)."""
+        for message in self.source.events_after(self._last_id):
+            if not self.connected.is_set():
                 return
             self._client.publish(f"{self.base}/events", json.dumps(message), qos=QOS)
             if "state" in message:
                 self._client.publish(f"{self.base}/state", json.dumps(message["state"]),
                                      qos=QOS, retain=True)
-            self._last_id = message.get("id", self._last_id)
+            self._last_id = message["id"]
 
     def _pump(self) -> None:
+        # Live messages only wake the pump: what is sent always comes from the
+        # station's store, in id order, from this one thread, so a reconnect's
+        # catch-up and new events can never overtake each other.
         while not self._stop.is_set():
             try:
-                message = self._queue.get(timeout=POLL_S)
+                self._queue.get(timeout=POLL_S)
             except queue.Empty:
-                continue
+                if not self._wake.is_set():
+                    continue
+            self._wake.clear()
             if self.connected.is_set():
-                self._send(message)
+                self._send_new()
 
     def close(self) -> None:
         self._stop.set()

@@ -83,6 +83,15 @@ def serve(station: Station, config: Config, *, host: str, port: int, keyboard: b
                 future.add_done_callback(lambda f: print(describe(f.result()), flush=True))
 
         keys = KeyboardTrigger(sys.stdin, on_enter)
+    bridge = None
+    if config.mqtt.enabled:
+        from station.mqtt import MqttBridge
+
+        last = station.store.events_after(0)
+        bridge = MqttBridge(station, config.mqtt.host, config.mqtt.port, table=config.mqtt.table,
+                            prefix=config.mqtt.prefix).start(last[-1].id if last else 0)
+        print(f"dicestation: publishing events to mqtt://{config.mqtt.host}:{config.mqtt.port}/"
+              f"{config.mqtt.prefix}/{config.mqtt.table}", flush=True)
     server = waitress.create_server(app, host=host, port=port, threads=config.web.threads)
     shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "") else host
     print(f"dicestation: serving on http://{shown}:{server.effective_port}/", flush=True)
@@ -106,6 +115,8 @@ def serve(station: Station, config: Config, *, host: str, port: int, keyboard: b
             keys.close()
         if button:
             button.close()
+        if bridge:
+            bridge.close()
         station.wait_idle()
         station.close()
         station.store.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -28,6 +29,7 @@ from station.camera import Camera, Frame
 from station.config import Config
 from station.errors import CameraError, Misfit, NoOpenGame, NotAccepted
 from station.session import Replay, replay, script
+from station.storage import DiskFull, check_free_space, prune_photos
 from station.store import EventStore, StoredEvent, StoredGame
 from station.table import Seating, check_moved, map_read
 from vision.types import Reading
@@ -35,13 +37,14 @@ from vision.types import Reading
 Reader = Callable[[np.ndarray], Reading]
 STILL_WORK_WIDTH_PX = 160  # frames are compared at this width: cheap, and ignores sensor noise
 SUBSCRIBER_QUEUE = 1000
+PRUNE_EVERY_READS = 50  # photos are pruned (station.storage) after this many stored reads
 
 
 @dataclass(frozen=True)
 class ReadOutcome:
     """What a press gave: a stored read, a refusal (stored for audit), or nothing."""
 
-    status: str  # "stored" | "refused" | "busy" | "camera" | "no_game"
+    status: str  # "stored" | "refused" | "busy" | "camera" | "no_game" | "disk_full"
     message: str = ""
     read: dict[str, Any] | None = None
     ms: float = 0.0  # from the press to the stored event
@@ -134,6 +137,7 @@ class Station:
         self._lock = threading.RLock()  # guards the game and its replay
         self._pending = threading.Lock()  # held from an accepted press to the end of its read
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="camera")
+        self._reads_since_prune = PRUNE_EVERY_READS  # prune at the first read
         self.game_row: StoredGame | None = None
         self.replay: Replay | None = None
         self._load()
@@ -340,6 +344,10 @@ class Station:
             if self.game_row is None or self.game_row.status != "open":
                 return ReadOutcome("no_game", "no game is open: start one first")
         try:
+            check_free_space(self.store.photos, self.config.storage)
+        except DiskFull as exc:
+            return ReadOutcome("disk_full", str(exc))
+        try:
             frame = self._capture_still()
         except CameraError as exc:
             return ReadOutcome("camera", f"camera problem: {exc}; press again")
@@ -377,7 +385,15 @@ class Station:
                 ".jpg": encode_jpeg(frame.image_bgr, q),
                 "-annotated.jpg": encode_jpeg(annotate(frame.image_bgr, reading, message), q),
             }
-            ev = self.store.append(row.id, kind, data, photos)
+            try:
+                ev = self.store.append(row.id, kind, data, photos)
+            except (OSError, sqlite3.OperationalError) as exc:  # ENOSPC, "database or disk is full"
+                return ReadOutcome("disk_full", f"the read could not be stored ({exc}): nothing "
+                                   "changed; free some disk space and press again")
+            self._reads_since_prune += 1
+            if self._reads_since_prune >= PRUNE_EVERY_READS:
+                self._reads_since_prune = 0
+                prune_photos(self.store.photos, self.config.storage)
             ms = (time.perf_counter() - t_press) * 1000
             if kind == "read":
                 self._after_change(row)

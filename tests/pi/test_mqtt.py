@@ -87,8 +87,11 @@ class Scoreboard:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"board-{port}-{time.time()}")
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, *a: c.subscribe(topic, qos=1)
+        self.subscribed = threading.Event()
+        self.client.on_subscribe = lambda *a: self.subscribed.set()
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
+        assert self.subscribed.wait(10), "the scoreboard could not subscribe"
 
     def _on_message(self, client, userdata, msg) -> None:
         with self.lock:

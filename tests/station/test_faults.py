@@ -195,3 +195,34 @@ def test_the_status_led_follows_the_read(tmp_path, mock_factory):
         assert st.led.shown == "done"
         st.press()
         assert st.led.shown == "rethrow"
+
+
+def test_a_nearly_full_disk_stops_reads_with_a_message_and_stores_nothing(tmp_path, station_on):
+    from station.config import Config
+    from station.storage import StorageLimits
+
+    photo = Photo((), (d6(1, 100, 100), d6(2, 300, 300), d6(3, 500, 200)))
+    full = Config(storage=StorageLimits(min_free_mb=1e12))
+    st = station_on(session(tmp_path, photo), config=full)
+    st.start_game(**RED_MAN)
+    before = st.state_json()
+    out = st.press()
+    assert out.status == "disk_full" and "nothing was lost" in out.message
+    unchanged(st, before)
+    assert st.store.events_after(0)[-1].kind == "game"
+
+
+def test_a_store_that_cannot_write_changes_nothing(tmp_path, station_on, monkeypatch):
+    photo = Photo((), (d6(1, 100, 100), d6(2, 300, 300), d6(3, 500, 200)))
+    st = station_on(session(tmp_path, photo))
+    st.start_game(**RED_MAN)
+    before = st.state_json()
+
+    def no_space(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("station.store.write_atomic", no_space)
+    out = st.press()
+    assert out.status == "disk_full" and "nothing changed" in out.message
+    unchanged(st, before)
+    assert [e.kind for e in st.store.events_after(0)] == ["game"]
