@@ -53,6 +53,7 @@ function live(onMessage, onState, onStatus) {
   function open() {
     const url = lastId === null ? "/api/events" : "/api/events?after=" + lastId;
     source = new EventSource(url);
+    window.__source = source;  // the browser tests cut it to check the catch-up
     source.onopen = () => { retryMs = 1000; onStatus(true); refetch(); };
     source.onerror = () => {
       onStatus(false);
