@@ -7,9 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
+from station import images
 from vision import read_dice
 
 JPEG_START = b"\xff\xd8"
@@ -30,10 +30,10 @@ def decode_image(data: bytes) -> np.ndarray:
         raise ImageFileError("truncated JPEG (no end marker)")
     if data.startswith(PNG_START) and b"IEND" not in data[-TAIL_BYTES:]:
         raise ImageFileError("truncated PNG (no IEND chunk)")
-    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if frame is None:
-        raise ImageFileError("not an image OpenCV can decode")
-    return frame
+    try:  # size read from the header and bounded before decoding (station.images)
+        return images.decode_image(data, images.MAX_PIXELS)
+    except images.ImageError as exc:
+        raise ImageFileError(str(exc)) from None
 
 
 def read_file(path: str, profile=None) -> dict:
