@@ -138,6 +138,8 @@ class Station:
         self._pending = threading.Lock()  # held from an accepted press to the end of its read
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="camera")
         self._reads_since_prune = PRUNE_EVERY_READS  # prune at the first read
+        self._hung: threading.Thread | None = None  # a capture that did not return in time
+        self._hung_since = 0.0
         self.game_row: StoredGame | None = None
         self.replay: Replay | None = None
         self._load()
@@ -318,10 +320,40 @@ class Station:
         if self.led is not None:
             self.led.show(what)
 
+    def _capture(self) -> Frame:
+        """camera.capture() with a deadline (camera.timeout_s, monotonic): a capture that never
+        returns is a CameraError and the station stays usable. The stuck call is left on its
+        own daemon thread; until it returns, presses are answered at once that the camera is
+        not answering (no second thread piles up on a stuck driver)."""
+        timeout_s = self.config.camera.timeout_s or None  # 0: no deadline
+        if self._hung is not None:
+            if self._hung.is_alive():
+                stuck_s = time.monotonic() - self._hung_since
+                raise CameraError(f"the camera has not answered a capture for {stuck_s:.0f} s: "
+                                  "check its cable, or restart the station")
+            self._hung = None
+        box: dict[str, Any] = {}
+
+        def capture() -> None:
+            try:
+                box["frame"] = self.camera.capture()
+            except BaseException as exc:  # handed to the read, re-raised there
+                box["error"] = exc
+
+        thread = threading.Thread(target=capture, name="capture", daemon=True)
+        thread.start()
+        thread.join(timeout_s)
+        if thread.is_alive():
+            self._hung, self._hung_since = thread, time.monotonic()
+            raise CameraError(f"the camera did not answer within {timeout_s:g} s")
+        if "error" in box:
+            raise box["error"]
+        return box["frame"]
+
     def _capture_still(self) -> Frame:
         """A frame of dice lying still: consecutive frames must agree (live cameras only)."""
         cfg = self.config.read
-        frame = self.camera.capture()
+        frame = self._capture()
         if not self.camera.live or cfg.still_frames <= 1:
             return frame
         deadline = time.monotonic() + cfg.still_timeout_s
@@ -330,7 +362,7 @@ class Station:
         while agree < cfg.still_frames:
             if time.monotonic() > deadline:
                 raise Misfit("the dice are still moving: press again when they lie still")
-            nxt = self.camera.capture()
+            nxt = self._capture()
             nsmall = _small_grey(nxt.image_bgr)
             diff = float(np.mean(cv2.absdiff(small, nsmall)))
             agree = agree + 1 if diff <= cfg.still_max_diff else 1
