@@ -80,6 +80,7 @@ ES: dict[str, str] = {
     "Ask for a re-throw": "Pedir que se vuelva a tirar",
     "End the game": "Terminar la partida",
     "Decisions": "Decisiones",
+    "Players": "Jugadores",
     "Tap a die on the photo to correct it.": "Toque un dado en la foto para corregirlo.",
     "Correct die {n}": "Corregir el dado {n}",
     "New value": "Valor nuevo",

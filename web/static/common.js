@@ -1,6 +1,9 @@
 /* Shared by every page: translation, JSON calls with the CSRF token, the live stream. */
 "use strict";
 
+const TITLES = { gemelos: "Gemelos", red_mans_throw: "Red Man's Throw", barras: "Barras",
+                 dados_centrales: "Dados Centrales", rey_y_mendigo: "El Rey y el Mendigo" };
+
 function t(text, values) {
   let out = (window.I18N && window.I18N[text]) || text;
   if (values) {

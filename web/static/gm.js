@@ -156,7 +156,7 @@ function decisionButtons(s) {
 
 function drawState(s) {
   state = s;
-  $("game-title").textContent = s.game || t("No game is open");
+  $("game-title").textContent = s.game ? (TITLES[s.game] || s.game) : t("No game is open");
   $("round").textContent = s.round ? t("Round {n}", { n: s.round }) + (s.game_id ? " · #" + s.game_id : "") : "";
   const w = $("waiting");
   if (!s.game) w.textContent = "";

@@ -1,8 +1,6 @@
 /* The table page: draws /api/state and the last read; redraws on every live event. */
 "use strict";
 
-const TITLES = { gemelos: "Gemelos", red_mans_throw: "Red Man's Throw", barras: "Barras",
-                 dados_centrales: "Dados Centrales", rey_y_mendigo: "El Rey y el Mendigo" };
 const MOMENT_MS = 9000;
 let shownFlags = null;   // flags already seen: only new ones make a moment
 let momentTimer = null;
