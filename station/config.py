@@ -55,7 +55,11 @@ class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
     gm_token: str = ""  # "" = from DICESTATION_GM_TOKEN, else generated and printed at start
-    threads: int = 8
+    # waitress threads. Each open live page (SSE stream) holds one for as long as it is open:
+    # a table screen, the GM, a dozen phones and a hall scoreboard, with room to spare.
+    # station.server keeps API_RESERVE_THREADS of them for API calls. An idle thread costs
+    # little resident memory (docs/benchmarks.md).
+    threads: int = 64
 
 
 @dataclass(frozen=True)

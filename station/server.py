@@ -20,6 +20,8 @@ from station.config import Config
 from station.station import ReadOutcome, Station
 from station.store import EventStore
 
+API_RESERVE_THREADS = 4  # waitress threads never taken by live streams (web.api.StreamSlots)
+
 
 def make_reader(config: Config):
     if config.read.reader == "labels":
@@ -53,6 +55,11 @@ def gm_token(config: Config) -> tuple[str, bool]:
     return secrets.token_urlsafe(12), True
 
 
+def sse_max_streams(config: Config) -> int:
+    """Live pages served at once: waitress's threads less those kept for API calls."""
+    return max(1, config.web.threads - API_RESERVE_THREADS)
+
+
 def describe(outcome: ReadOutcome) -> str:
     if outcome.status == "stored" and outcome.read:
         dice = " ".join(str(d["value"]) for d in outcome.read["dice"])
@@ -66,7 +73,7 @@ def serve(station: Station, config: Config, *, host: str, port: int, keyboard: b
     from web import create_app
 
     token, generated = gm_token(config)
-    app = create_app({"GM_TOKEN": token}, station)
+    app = create_app({"GM_TOKEN": token, "SSE_MAX_STREAMS": sse_max_streams(config)}, station)
     button = keys = None
     if config.button.enabled:
         from station.trigger import GpioButton

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import json
 import queue
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -21,6 +22,41 @@ from station.errors import CameraError, Misfit, NoOpenGame, NotAccepted, Station
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 READ_STATUS_HTTP = {"stored": 200, "refused": 422, "busy": 409, "camera": 503, "no_game": 409}
+SSE_RETRY_MS = 2000  # a page reconnects this long after its stream ends, with Last-Event-ID
+SSE_FULL_RETRY_MS = 10_000  # ... and this long after being told every stream slot is taken
+SSE_MAX_AGE_S = 300.0  # default of app config SSE_MAX_AGE_S: a stream's longest life
+MAX_EVENT_ID = 2**63 - 1  # SQLite's largest integer
+
+
+class StreamSlots:
+    """Live streams open at once. waitress holds one thread per open stream, so streams are
+    capped below its thread count (app config SSE_MAX_STREAMS, set by station.server) and
+    API calls (the GM's read button) always find a thread; a page over the cap is told to
+    come back later (it reconnects by itself with its Last-Event-ID, losing nothing)."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.open = 0
+        self._lock = threading.Lock()
+
+    def acquire(self) -> bool:
+        with self._lock:
+            if self.limit is not None and self.open >= self.limit:
+                return False
+            self.open += 1
+            return True
+
+    def release(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+
+def stream_slots() -> StreamSlots:
+    slots = current_app.extensions.get("sse_slots")
+    if slots is None:
+        slots = current_app.extensions["sse_slots"] = StreamSlots(
+            current_app.config.get("SSE_MAX_STREAMS"))
+    return slots
 
 
 def station():
@@ -143,26 +179,43 @@ def _sse(message: dict[str, Any]) -> str:
 
 @bp.get("/events")
 def events():
-    """Server-sent events: one per stored event; catch up from Last-Event-ID (or ?after=)."""
+    """Server-sent events: one per stored event; catch up from Last-Event-ID (or ?after=).
+
+    A stream lasts at most SSE_MAX_AGE_S, then ends; the page reconnects after `retry`
+    with its Last-Event-ID (set at the start of every stream, before any event) and
+    catches up, so a page that vanished without closing its socket frees its thread.
+    """
     st = station()
     raw_last = request.headers.get("Last-Event-ID") or request.args.get("after")
     try:
         last = int(raw_last) if raw_last is not None else None
     except ValueError:
         abort(400, "Last-Event-ID must be an event id (a whole number)")
+    if last is not None and not 0 <= last <= MAX_EVENT_ID:
+        abort(400, "Last-Event-ID must be an event id (0 or more)")
     keepalive_s = float(current_app.config["SSE_KEEPALIVE_S"])
+    max_age_s = float(current_app.config.get("SSE_MAX_AGE_S", SSE_MAX_AGE_S) or 0) or float("inf")
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    slots = stream_slots()
+    if not slots.acquire():
+        return Response(f"retry: {SSE_FULL_RETRY_MS}\n: every live stream is taken; "
+                        "reconnecting later\n\n", mimetype="text/event-stream", headers=headers)
 
     def stream(q: queue.Queue) -> Iterator[str]:
         try:
             sent = last if last is not None else st.store.last_event_id()
-            yield "retry: 2000\n\n"
+            yield f"retry: {SSE_RETRY_MS}\nid: {sent}\n\n"
             if last is not None:
                 for message in st.events_after(last):
                     sent = message["id"]
                     yield _sse(message)
+            ends = time.monotonic() + max_age_s
             while True:
+                left = ends - time.monotonic()
+                if left <= 0:
+                    return  # the page reconnects with Last-Event-ID = sent
                 try:
-                    message = q.get(timeout=keepalive_s)
+                    message = q.get(timeout=min(keepalive_s, left))
                 except queue.Empty:
                     yield f": keepalive {time.time():.0f}\n\n"
                     continue
@@ -174,5 +227,7 @@ def events():
             st.unsubscribe(q)
 
     q = st.subscribe()  # before the catch-up, so nothing falls between the two
-    return Response(stream(q), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(stream(q), mimetype="text/event-stream", headers=headers)
+    # on close, even if the stream never started (the generator's finally would not run)
+    response.call_on_close(lambda: (st.unsubscribe(q), slots.release()))
+    return response
