@@ -9,13 +9,14 @@ state is always the replay of the stored events (station.session).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -206,7 +207,8 @@ class Station:
         except RulesError as exc:
             raise NotAccepted(str(exc)) from None
         with self._lock:
-            row = self.store.start_game(game, list(players), dict(options))
+            with _stored("the new game"):
+                row = self.store.start_game(game, list(players), dict(options))
             self.game_row = row
             self.replay = replay(row, self.store.events(row.id))
             ev = self.store.events(row.id)[-1]
@@ -251,7 +253,8 @@ class Station:
                 replay(row, trial)
             except RulesError as exc:
                 raise NotAccepted(str(exc)) from None
-            ev = self.store.append(row.id, stored_kind, payload)
+            with _stored(f"the {stored_kind}"):
+                ev = self.store.append(row.id, stored_kind, payload)
             self._after_change(row)
         self._publish(ev)
         return self.state_json()
@@ -510,6 +513,17 @@ class Station:
     def __repr__(self) -> str:
         game = self.game_row.game if self.game_row else None
         return f"<Station game={game} camera={self.camera!r}>"
+
+
+@contextlib.contextmanager
+def _stored(what: str) -> Iterator[None]:
+    """A store write that fails on a full disk ("database or disk is full", ENOSPC) is a
+    DiskFull saying nothing changed (the transaction was rolled back)."""
+    try:
+        yield
+    except (OSError, sqlite3.OperationalError) as exc:
+        raise DiskFull(f"{what} could not be stored ({exc}): nothing changed; free some disk "
+                       "space and try again") from None
 
 
 def _small_grey(image_bgr: np.ndarray) -> np.ndarray:

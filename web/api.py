@@ -19,9 +19,11 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request, session
 
 from station.errors import CameraError, Misfit, NoOpenGame, NotAccepted, StationError
+from station.storage import DiskFull
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-READ_STATUS_HTTP = {"stored": 200, "refused": 422, "busy": 409, "camera": 503, "no_game": 409}
+READ_STATUS_HTTP = {"stored": 200, "refused": 422, "busy": 409, "camera": 503, "no_game": 409,
+                    "disk_full": 507}
 SSE_RETRY_MS = 2000  # a page reconnects this long after its stream ends, with Last-Event-ID
 SSE_FULL_RETRY_MS = 10_000  # ... and this long after being told every stream slot is taken
 SSE_MAX_AGE_S = 300.0  # default of app config SSE_MAX_AGE_S: a stream's longest life
@@ -100,6 +102,8 @@ def station_error(exc: StationError):
         code = 409
     elif isinstance(exc, CameraError):
         code = 503
+    elif isinstance(exc, DiskFull):
+        code = 507  # Insufficient Storage: nothing was stored
     elif isinstance(exc, (NotAccepted, Misfit)):
         code = 400
     return jsonify(error=str(exc)), code
