@@ -115,6 +115,7 @@ def test_sigkill_mid_session_loses_nothing_and_counts_nothing_twice(recorded, tm
     assert strip(final) == state_json(play_script(script))
     assert final["reads"] == n_photos
     with EventStore(data) as store:
+        assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         game = store.latest_game()
         sources = [e.data["source"] for e in store.events(game.id) if e.kind == "read"]
     assert sources == sorted(set(sources)) and len(sources) == n_photos
