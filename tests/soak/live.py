@@ -31,7 +31,7 @@ class Served:
     """The station's app served by waitress on 127.0.0.1 (any free port) in a thread."""
 
     def __init__(self, station: Any, *, threads: int = 64, max_age_s: float | None = None,
-                 keepalive_s: float = 15.0) -> None:
+                 keepalive_s: float = 0.5) -> None:
         config: dict[str, Any] = {"GM_TOKEN": TOKEN, "SSE_KEEPALIVE_S": keepalive_s,
                                   "SSE_MAX_STREAMS": max(1, threads - API_RESERVE_THREADS)}
         if max_age_s is not None:
@@ -49,8 +49,13 @@ class Served:
             return r.status, json.loads(r.read())
 
     def close(self) -> None:
-        self.server.close()
+        # streams notice a page that left at their next write (a keepalive): wait for them
+        station = self.app.extensions["station"]
+        deadline = time.monotonic() + 5
+        while station.broker._subs and time.monotonic() < deadline:
+            time.sleep(0.01)
         self.server.task_dispatcher.shutdown(timeout=5)
+        self.server.close()
         self.thread.join(5)
 
     def __enter__(self) -> Served:
