@@ -1,12 +1,12 @@
 """Teach the station a dice set from labelled photos (FORMATS.md section 1).
 
-For every labelled die the reader's own blob is found (the frame is read
-without a profile, and blobs are matched to labels as `eval` matches them),
-so that taught crops look exactly like the crops read later. Each die's face
-crop is taught at every rotation (vision.numerals.teach_features). Sets come
-from the labels' `set` (one SetInfo per set; unnamed dice form the set named
-after their kind). The features are projected on their main components so the
-profile stays small.
+Every labelled die is looked at by the face network (vision.faces) at its
+labelled centre, its size taken from the reader's own blob for it (as when
+reading), at TEACH_ANGLES_DEG rotations; the embeddings (the network's
+penultimate layer, paired as vision.kinds pairs its two reads) are kept with
+the die's (kind, value) and set. Sets come from the labels' `set` (one
+SetInfo per set; unnamed dice form the set named after their kind). A labelled
+image without centres is taught only when it shows one die (its largest blob).
 """
 
 from __future__ import annotations
@@ -20,14 +20,12 @@ import cv2
 import numpy as np
 
 from calibration.dataset import IMAGE_SUFFIXES, DatasetError, Sample, load_sample
-from calibration.evaluate import MATCH_MIN_PX, MATCH_SIDES, _match
-from vision import read_dice
-from vision.kinds import blob_side
-from vision.numerals import locate_die, teach_features
+from vision import faces, kinds, reader
 from vision.profile import FEATURE_VERSION, PROFILE_VERSION, Profile, SetInfo
 
-PCA_DIMS = 64
-MAX_ROWS_PER_CLASS = 6000  # rows beyond are subsampled (profile size)
+TEACH_ANGLES_DEG = tuple(range(0, 360, 60))
+MAX_ROWS_PER_CLASS = 240  # rows beyond are subsampled (profile size)
+BLOB_MATCH_SIDES = 0.6  # a blob whose centre is this near a label's is that die's blob
 
 
 class TeachError(ValueError):
@@ -46,6 +44,9 @@ def teach(dataset: str | Path, log: Callable[[str], None] | None = None,
 def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = None,
                   seed: int = 0, meta: dict | None = None) -> Profile:
     t0 = time.perf_counter()
+    net = faces.load_net()
+    if net is None:
+        raise TeachError("the face network (vision/models/faces.onnx) is not installed")
     rows: list[np.ndarray] = []
     keys: list[tuple[tuple[str, int | str], str]] = []
     per_set: dict[str, dict] = defaultdict(lambda: {"kinds": Counter(), "colours": Counter(),
@@ -59,23 +60,20 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
                 log(f"{sample.image}: cannot decode, skipped")
             continue
         blobs = _blobs(frame)
-        pts = [d.center for d in sample.dice]
-        if not sample.has_centres:
-            if len(sample.dice) == 1 and len(blobs) >= 1:
-                pts = [max(blobs, key=lambda b: blob_side(b[1]))[0]]
-            else:
-                missed += len(sample.dice)
-                continue
-        tols = [max(MATCH_MIN_PX, MATCH_SIDES * blob_side(o)) for _, o in blobs]
-        m = _match(pts, [_P(c) for c, _ in blobs], tols)
+        if sample.has_centres:
+            pts = [d.center for d in sample.dice]
+        elif len(sample.dice) == 1 and blobs:
+            pts = [max(blobs, key=lambda b: b[1])[0]]
+        else:
+            missed += len(sample.dice)
+            continue
+        sides = _sides(pts, blobs, frame)
         long_side = float(max(frame.shape[:2]))
-        for i, lab in enumerate(sample.dice):
-            if i not in m:
+        for lab, centre, side in zip(sample.dice, pts, sides, strict=True):
+            if faces.class_index(lab.kind, lab.value) is None:
                 missed += 1
                 continue
-            centre, outline = blobs[m[i]]
-            centre, side = locate_die(frame, centre, blob_side(outline))
-            f = teach_features(frame, centre, side)
+            f = _embeddings(net, frame, centre, side)
             rows.append(f)
             name = lab.set or lab.kind
             keys.extend([((lab.kind, lab.value), name)] * len(f))
@@ -90,17 +88,13 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
             taught += 1
     if not rows:
         raise TeachError("no labelled die was found in the images (nothing to teach)")
-    raw = np.concatenate(rows).astype(np.float32)
+    feats = np.concatenate(rows).astype(np.float32)
     classes = tuple(sorted({k for k, _ in keys}, key=lambda kv: (kv[0], str(kv[1]))))
     set_names = tuple(sorted(per_set))
     class_idx = np.array([classes.index(k) for k, _ in keys], np.int32)
     set_idx = np.array([set_names.index(s) for _, s in keys], np.int32)
     keep = _cap_rows(class_idx, np.random.default_rng(seed))
-    raw, class_idx, set_idx = raw[keep], class_idx[keep], set_idx[keep]
-    mean = raw.mean(axis=0)
-    cov = np.cov((raw - mean).T)
-    w, v = np.linalg.eigh(cov)
-    basis = v[:, np.argsort(-w)[:PCA_DIMS]].astype(np.float32)
+    feats, class_idx, set_idx = feats[keep], class_idx[keep], set_idx[keep]
     sets = tuple(
         SetInfo(
             name=n,
@@ -113,18 +107,39 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
         )
         for n in set_names
     )
-    profile0 = Profile(PROFILE_VERSION, FEATURE_VERSION, sets, classes,
-                       np.zeros((0, PCA_DIMS), np.float32), np.zeros(0, np.int32),
-                       np.zeros(0, np.int32), mean.astype(np.float32), basis)
-    feats = profile0.project(raw)
     info = dict(meta or {})
     info.update({"images": len(samples), "dice_taught": taught, "dice_not_found": missed,
+                 "model_version": faces.MODEL_VERSION,
                  "seconds": round(time.perf_counter() - t0, 1)})
     if log:
-        log(f"taught {taught} dice ({missed} labelled dice not found) from {len(samples)} images "
+        log(f"taught {taught} dice ({missed} labelled dice not taught) from {len(samples)} images "
             f"in {info['seconds']} s")
     return Profile(PROFILE_VERSION, FEATURE_VERSION, sets, classes, feats, class_idx, set_idx,
-                   mean.astype(np.float32), basis, info)
+                   info)
+
+
+def _embeddings(net: faces.FaceNet, frame: np.ndarray, centre, side: float) -> np.ndarray:
+    """One row per teaching angle: the unit sum of the embeddings of the crop
+    at that angle and a quarter turn on (as vision.kinds reads)."""
+    crops = [faces.crop(frame, centre, side, a + q) for a in TEACH_ANGLES_DEG for q in (0.0, 90.0)]
+    _, emb = net.forward(crops)
+    e = emb[0::2] + emb[1::2]
+    return e / (np.linalg.norm(e, axis=1, keepdims=True) + 1e-6)
+
+
+def _sides(pts, blobs, frame) -> list[float]:
+    """Each die's side: its blob's, unless none or a blob of another size
+    than the image's typical one (a shadow, two dice)."""
+    found = []
+    for p in pts:
+        near = [(np.hypot(c[0] - p[0], c[1] - p[1]), s) for c, s in blobs]
+        near = [(d, s) for d, s in near if d < BLOB_MATCH_SIDES * s]
+        found.append(min(near)[1] if near else None)
+    ok = [s for s in found if s]
+    typical = (float(np.median(ok)) if ok else
+               float(np.median([s for _, s in blobs])) if blobs else 0.06 * max(frame.shape[:2]))
+    lo, hi = kinds.SIDE_CLAMP
+    return [s if s and lo * typical < s < hi * typical else typical for s in found]
 
 
 def _load_tolerant(root: Path, log: Callable[[str], None] | None) -> list[Sample]:
@@ -145,15 +160,16 @@ def _load_tolerant(root: Path, log: Callable[[str], None] | None) -> list[Sample
     return out
 
 
-class _P:
-    def __init__(self, c):
-        self.center = c
-
-
-def _blobs(frame: np.ndarray) -> list[tuple[tuple[float, float], tuple]]:
-    """Every blob the reader sees (answered or refused): centre and outline."""
-    r = read_dice(frame)
-    return [(d.center, d.outline) for d in list(r.dice) + list(r.rejected) if d.outline]
+def _blobs(frame: np.ndarray) -> list[tuple[tuple[float, float], float]]:
+    """Every blob the pip reader sees (answered or refused): centre and side."""
+    saved = kinds.reread
+    kinds.reread = lambda f, d, r, p: (d, r)  # the blobs only, not the faces
+    try:
+        r = reader.read_dice(frame)
+    finally:
+        kinds.reread = saved
+    return [(d.center, kinds.blob_side(d.outline)) for d in list(r.dice) + list(r.rejected)
+            if d.outline]
 
 
 def _centre_lab(frame: np.ndarray, centre, side: float) -> np.ndarray:

@@ -2,9 +2,10 @@
 
 A profile holds, per dice set named in the teaching labels, what the set is
 (kinds, typical size, body colour) and, for all sets together, the appearance
-of every taught face: feature vectors of face crops (vision.numerals.face_features,
-taught at many rotations), each with the (kind, value) it shows and the set it
-belongs to. Reading a blob is a nearest-neighbour vote among them.
+of every taught face: embeddings of the face network (vision.faces, its
+penultimate layer) of each taught die at several rotations, each with the
+(kind, value) it shows and the set it belongs to. Reading a die is the
+network's answer checked by a vote of the nearest taught faces (vision.kinds).
 
 Saving and loading is calibration.profile_io's job (vision never touches files).
 """
@@ -15,8 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-PROFILE_VERSION = 1
-FEATURE_VERSION = 1  # bump when vision.numerals.face_features changes
+PROFILE_VERSION = 2  # 1: HOG features (issue 4's first attempt); 2: face-network embeddings
+FEATURE_VERSION = 2  # = 1 + vision.faces.MODEL_VERSION: embeddings of another network do not compare
 
 
 @dataclass(frozen=True)
@@ -47,21 +48,12 @@ class Profile:
     features: np.ndarray
     class_idx: np.ndarray  # (N,) int32
     set_idx: np.ndarray  # (N,) int32
-    mean: np.ndarray | None = None  # (D,) raw feature mean, when features are projected
-    basis: np.ndarray | None = None  # (D, P): raw features -> the rows' space
     meta: dict = field(default_factory=dict)  # free text: data set, date, counts
 
     def __post_init__(self) -> None:
         n = len(self.features)
         if self.features.ndim != 2 or len(self.class_idx) != n or len(self.set_idx) != n:
             raise ValueError("profile: features, class_idx and set_idx must have one row each")
-
-    def project(self, raw: np.ndarray) -> np.ndarray:
-        """Raw feature rows (vision.numerals.face_features) in the profile's
-        space, unit length."""
-        f = raw if self.basis is None else (raw - self.mean) @ self.basis
-        f = np.asarray(f, np.float32)
-        return f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-6)
 
     @property
     def kinds(self) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ import pytest
 
 from calibration import profile_io
 from calibration.teach import teach
+from vision.faces import load_net
 from vision.profile import FEATURE_VERSION, PROFILE_VERSION, Profile, SetInfo
 
 SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
@@ -20,7 +21,7 @@ def _tiny() -> Profile:
     s = SetInfo("d8p", ("d8",), 0.05, "white", (200.0, 128.0, 128.0), (("d8", 1), ("d8", 2)), 2)
     f = np.eye(2, 4, dtype=np.float32)
     return Profile(PROFILE_VERSION, FEATURE_VERSION, (s,), (("d8", 1), ("d8", 2)), f,
-                   np.array([0, 1], np.int32), np.array([0, 0], np.int32), meta={"dataset": "x"})
+                   np.array([0, 1], np.int32), np.array([0, 0], np.int32), {"dataset": "x"})
 
 
 def test_profile_round_trip(tmp_path):
@@ -55,6 +56,7 @@ def test_not_a_profile_folder(tmp_path):
 
 
 @pytest.mark.skipif(not SCENES.is_dir(), reason="no scene fixtures")
+@pytest.mark.skipif(load_net() is None, reason="vision/models/faces.onnx not installed")
 def test_teach_from_fixture_scenes_and_read_with_it(tmp_path):
     ds = tmp_path / "ds"
     ds.mkdir()
