@@ -7,6 +7,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -16,7 +17,9 @@ import pytest
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 TOKEN = "e2e-token"
-SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
+# Screenshots go to a temporary folder; to refresh the README's pictures run
+#   DICESTATION_SHOTS_DIR=docs/screenshots ./test.sh tests/e2e
+SHOTS = Path(os.environ.get("DICESTATION_SHOTS_DIR") or Path(tempfile.gettempdir()) / "dicestation-shots")
 
 if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
     pytest.skip("chromium and chromedriver are not installed", allow_module_level=True)
