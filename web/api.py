@@ -87,12 +87,25 @@ def body() -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_not_json, parse_float=_finite)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         abort(400, f"the body is not valid JSON: {exc}")
+    except RecursionError:
+        abort(400, "the body is JSON nested too deeply")
     if not isinstance(data, dict):
         abort(400, "the body must be a JSON object")
     return data
+
+
+def _not_json(name: str) -> float:
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise json.JSONDecodeError(f"number {text[:20]} is too large", text, 0)
+    return value
 
 
 @bp.errorhandler(StationError)
@@ -166,13 +179,21 @@ def games():
     return jsonify(station().history())
 
 
+def known_id(game_id: int) -> int:
+    """404 for an id SQLite cannot even hold (it would raise OverflowError)."""
+    if game_id > MAX_EVENT_ID:
+        abort(404, f"no game {game_id}")
+    return game_id
+
+
 @bp.get("/games/<int:game_id>/export.json")
 def export_json(game_id: int):
-    return jsonify(station().export_script(game_id))
+    return jsonify(station().export_script(known_id(game_id)))
 
 
 @bp.get("/games/<int:game_id>/export.csv")
 def export_csv(game_id: int):
+    known_id(game_id)
     return Response(station().export_csv(game_id), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename=game-{game_id}.csv"})
 

@@ -28,6 +28,10 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    except RecursionError:
+        print(f"dicestation score: {name} is not a game script: JSON nested too deeply",
+              file=sys.stderr)
+        return 2
     try:
         state = play_script(script)
     except RulesError as exc:
