@@ -125,8 +125,16 @@ function drawState(s) {
   else w.textContent = waitingText(s.next);
   w.classList.toggle("over", !!s.finished);
   if (!open) return;
-  $("throws").replaceChildren(...(s.current_throws || []).map(throwRow),
-                              ...(s.throw_off_throws || []).map(throwRow));
+  const now = (s.current_throws || []).concat(s.throw_off_throws || []);
+  const last = (s.rounds || [])[(s.rounds || []).length - 1];
+  if (now.length || !last) $("throws").replaceChildren(...now.map(throwRow));
+  else {
+    // between rounds: the throws that decided the last round stay in view, with its result
+    $("throws").replaceChildren(
+      el("div", { class: "muted" }, t("Round {n}", { n: last.number }) + ": " + (last.winner || t("void"))),
+      ...(last.throws || []).map(throwRow),
+      el("div", { class: "reason" }, last.reason));
+  }
   drawExtra(s);
   drawScores(s);
   const rounds = (s.rounds || []).slice().reverse().map((r) => el("li", { value: r.number },
