@@ -17,8 +17,12 @@ DEFAULT_RADIUS_FRACTION = 0.03  # circle around a die whose outline is unknown, 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
+LABEL_SCALE_PER_PX = 1 / 1000  # text scale per pixel of frame width: legible when the
+MIN_LABEL_SCALE = 0.8  # page shows the photo a few hundred pixels wide
+
+
 def _scale(image: np.ndarray) -> float:
-    return max(0.5, image.shape[1] / 1600)
+    return max(MIN_LABEL_SCALE, image.shape[1] * LABEL_SCALE_PER_PX)
 
 
 def _label(image: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int]) -> None:
