@@ -6,6 +6,7 @@ A throw's dice are plain values (`[6, 3, 1]`, `["liso", "hoyo"]`) or objects
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -111,8 +112,8 @@ class Event:
         if raw_amount is not None:
             if isinstance(raw_amount, bool) or not isinstance(raw_amount, (int, float)):
                 raise BadEvent(f"'amount' must be a number, got {raw_amount!r}")
-            if raw_amount < 0:
-                raise BadEvent(f"'amount' must not be negative, got {raw_amount!r}")
+            if raw_amount < 0 or not math.isfinite(raw_amount):
+                raise BadEvent(f"'amount' must be a finite number of chips, not negative, got {raw_amount!r}")
             chips = amount(raw_amount)
         elif etype is EventType.STAKE:
             raise BadEvent("a stake event needs an 'amount'")

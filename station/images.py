@@ -38,6 +38,10 @@ class ImageError(StationError, ValueError):
     """Bytes that are not an image this station reads; the message says why."""
 
 
+class TooLarge(ImageError):
+    """An image over the pixel or side limits (refused before decoding)."""
+
+
 def image_size(data: bytes) -> tuple[int, int]:
     """(width, height) from a JPEG or PNG header, without decoding; ImageError otherwise."""
     if data.startswith(PNG_SIGNATURE):
@@ -84,10 +88,10 @@ def check_size(w: int, h: int, max_pixels: int = MAX_PIXELS) -> None:
     if w == 0 or h == 0:
         raise ImageError(f"the image header says {w}x{h} px: not a usable image")
     if w * h > max_pixels:
-        raise ImageError(f"the image is too large ({w}x{h} px = {w * h / 1e6:.0f} MP; "
+        raise TooLarge(f"the image is too large ({w}x{h} px = {w * h / 1e6:.0f} MP; "
                          f"the limit is {max_pixels / 1e6:.0f} MP): send a smaller photo")
     if max(w, h) > MAX_SIDE_PX:
-        raise ImageError(f"the image is too wide ({w}x{h} px; at most {MAX_SIDE_PX} px a side)")
+        raise TooLarge(f"the image is too wide ({w}x{h} px; at most {MAX_SIDE_PX} px a side)")
     if min(w, h) < MIN_SIDE_PX:
         raise ImageError(f"the image is too small ({w}x{h} px; at least {MIN_SIDE_PX} px a side)")
     if max(w, h) > MAX_ASPECT * min(w, h):

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-import cv2
 import numpy as np
 from flask import (
     Flask,
@@ -35,6 +34,8 @@ from flask import (
     url_for,
 )
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from station import images
 
 GM_KEY = "gm"
 CSRF_KEY = "csrf"
@@ -132,21 +133,21 @@ def _guard() -> None:
 
 
 def decode_image(data: bytes) -> np.ndarray:
-    """The uploaded bytes as a BGR image, or 400/413 with a clear message."""
+    """The uploaded bytes as a BGR image, or 400/413 with a clear message.
+
+    The size is read from the file's header before anything is decoded, so a
+    photo claiming 50,000 px a side is refused without allocating it.
+    """
     if not data:
         abort(400, "no photo was sent: choose a photo file")
     if len(data) > MAX_UPLOAD_BYTES:
         abort(413, f"the photo is too large (limit {MAX_UPLOAD_BYTES // (1024 * 1024)} MB)")
-    buf = np.frombuffer(data, np.uint8)
-    header = cv2.imdecode(buf, cv2.IMREAD_REDUCED_GRAYSCALE_8)
-    if header is None:
-        abort(400, "that file is not a photo this station can read (JPEG or PNG)")
-    if header.shape[0] * header.shape[1] * 64 > MAX_UPLOAD_PIXELS:
-        abort(413, "the photo has too many pixels: send one under 50 megapixels")
-    image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    if image is None:
-        abort(400, "that file is not a photo this station can read (JPEG or PNG)")
-    return image
+    try:
+        return images.decode_image(data, MAX_UPLOAD_PIXELS)
+    except images.TooLarge as exc:
+        abort(413, str(exc))
+    except images.ImageError as exc:
+        abort(400, f"that file is not a photo this station can read (JPEG or PNG): {exc}")
 
 
 def _error(exc: HTTPException):

@@ -212,11 +212,7 @@ UPLOADS = {"random": b"\x00\x01garbage" * 10, "truncated": real_jpeg()[:900],
            "png-header-50000x50000": png_claiming(50_000, 50_000), "empty": b""}
 
 
-UPLOAD_KNOWN_FAILURES = {
-    # web/security.decode_image: OpenCV's own limit (2**30 px) raises cv2.error -> 500.
-    # station.images.decode_image reads the size from the header first (reported).
-    "png-header-50000x50000": "web/security.decode_image lets cv2.error through (500)",
-}
+UPLOAD_KNOWN_FAILURES: dict[str, str] = {}  # name -> why it is expected to fail
 
 
 @pytest.mark.parametrize("name", [
