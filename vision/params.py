@@ -60,6 +60,13 @@ class Params:
     lone_pip_step: float = 0.28  # grid step of a face around a lone pip, of the face side
     grid_probe_radius: float = 0.6  # an empty place is probed this far, of a pip radius
     grid_empty_max: float = 0.6  # ... and must stay below this much of the pip threshold
+    # -- the learned reader (vision.learned; used when its models are present) --
+    det_min_score: float = 0.3  # heat-map peak that is a die
+    junk_max_score: float = 0.5  # an 'unknown object' peak below this is dropped, not refused
+    dup_sides: float = 0.5  # two peaks nearer than this many sides are one die
+    side_spread: float = 1.33  # a die's side is kept within this factor of the frame's median
+    min_value_prob: float = 0.9  # answer a value only this sure (else 'low confidence')
+    cut_sides: float = 0.5  # a die whose centre is nearer the edge than this many sides is outside
 
 
 DEFAULT_PARAMS = Params()

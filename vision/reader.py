@@ -13,7 +13,7 @@ import time
 import cv2
 import numpy as np
 
-from vision import kinds, segment
+from vision import kinds, learned, segment
 from vision.colour import name_colour
 from vision.params import DEFAULT_PARAMS, Params
 from vision.pips import find_pips, read_face, refine_mask
@@ -54,10 +54,10 @@ def _as_bgr(frame: np.ndarray) -> np.ndarray:
     raise BadFrame(f"frame must be HxW, HxWx3 or HxWx4, not {frame.shape}")
 
 
-def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARAMS) -> Reading:
-    """Read every d6 in a BGR frame; refuse, with a reason, what can't be read.
+def read_dice_classical(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARAMS) -> Reading:
+    """The classical reader: tray colour model, blobs, pip layout fit.
 
-    `profile` (a taught dice set) is accepted for the interface and not used yet.
+    `profile` (a taught dice set) goes to vision.kinds.reread.
     """
     t0 = time.perf_counter()
     frame = _as_bgr(frame_bgr)
@@ -243,3 +243,76 @@ def _body_bgr(crop: np.ndarray, mask: np.ndarray, pips, face_side: float) -> np.
     if len(sel) == 0:
         sel = crop[mask > 0]
     return np.median(sel.reshape(-1, 3), axis=0)
+
+
+def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARAMS) -> Reading:
+    """Read every d6 in a BGR frame; refuse, with a reason, what can't be read.
+
+    With the bundled models (vision/models, loaded once per process on the
+    first call) the learned reader answers; without them the classical one.
+    `profile` (a taught dice set) goes to vision.kinds.reread either way.
+    """
+    if not learned.models_present():
+        return read_dice_classical(frame_bgr, profile, params)
+    t0 = time.perf_counter()
+    frame = _as_bgr(frame_bgr)
+    models = learned.load_models()
+    found, di = learned.detect(models.detector, frame, params.det_min_score)
+    t1 = time.perf_counter()
+    keep: list[learned.Found] = []
+    for f in found:  # strongest first
+        if all(np.hypot(f.center[0] - k.center[0], f.center[1] - k.center[1])
+               > params.dup_sides * min(f.side_px, k.side_px) for k in keep):
+            keep.append(f)
+    med = float(np.median([f.side_px for f in keep])) if keep else 1.0
+    sides = [float(np.clip(f.side_px, med / params.side_spread, med * params.side_spread)) for f in keep]
+    crops = [learned.crop_die(frame, f.center, s) for f, s in zip(keep, sides, strict=True)]
+    probs, offs = learned.classify(models.classifier, crops)
+    t2 = time.perf_counter()
+    tray_bgr = np.median(di.image.reshape(-1, 3), axis=0)
+    h, w = frame.shape[:2]
+    close_up = max(h, w) <= learned.CLOSE_UP_MAX_PX
+    dice: list[Die] = []
+    rejected: list[Rejection] = []
+    for f, side, p, off, crop in zip(keep, sides, probs, offs, crops, strict=True):
+        c = int(p.argmax())
+        cx, cy = f.center
+        if c < 6:
+            cx, cy = cx + float(off[0]) * side, cy + float(off[1]) * side
+        half = side / 2
+        outline = ((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half))
+        m = params.cut_sides * side
+        cut = not close_up and (cx < m or cy < m or cx > w - 1 - m or cy > h - 1 - m)
+        detail = f"p={p[c]:.2f} class={learned.CLASSES[c]} heat={f.score:.2f}"
+        if cut:
+            rejected.append(Rejection((cx, cy), OUTSIDE, outline, detail))
+        elif c < 6 and p[c] >= params.min_value_prob:
+            dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), tray_bgr),
+                            (cx, cy), float(p[c]), outline))
+        elif c < 6:
+            rejected.append(Rejection((cx, cy), LOW_CONFIDENCE, outline, detail))
+        elif c == learned.OTHER and f.score < params.junk_max_score:
+            continue  # a weak peak on something that is no die: tray texture
+        else:
+            rejected.append(Rejection((cx, cy), str(learned.CLASSES[c]), outline, detail))
+    dice, rejected = kinds.reread(frame, dice, rejected, profile)
+    t3 = time.perf_counter()
+    return Reading(
+        dice=tuple(dice),
+        rejected=tuple(rejected),
+        timings_ms={
+            "segment": (t1 - t0) * 1e3,
+            "dice": (t3 - t1) * 1e3,
+            "classify": (t2 - t1) * 1e3,
+            "total": (t3 - t0) * 1e3,
+        },
+    )
+
+
+def _centre_bgr(crop: np.ndarray) -> np.ndarray:
+    """The body colour: median of the middle of the die's crop (pips are a
+    minority there)."""
+    n = crop.shape[0]
+    r = max(2, round(n / learned.CROP_SIDES * 0.3))
+    mid = crop[n // 2 - r : n // 2 + r, n // 2 - r : n // 2 + r]
+    return np.median(mid.reshape(-1, 3), axis=0)

@@ -1,0 +1,615 @@
+#!/usr/bin/env python3
+"""Train the learned d6 reader of vision/learned.py: data, training, ONNX export.
+
+Training needs torch, which the station never imports: it runs in a dev venv
+of its own. From the repository root:
+
+    python3 -m venv /work/trainenv
+    /work/trainenv/bin/pip install torch==2.13.0 numpy opencv-python-headless onnx
+    .venv/bin/python scripts/make_scenes.py --out /tmp/dtrain/render_a --count 160 --seed 101 --size 1600x1200
+    .venv/bin/python scripts/make_scenes.py --out /tmp/dtrain/render_b --count 96 --seed 102 --size 800x600
+    /work/trainenv/bin/python scripts/train_dice.py build --data ../shared/data/real \\
+        --renders /tmp/dtrain/render_a /tmp/dtrain/render_b --out /tmp/dtrain/cache
+    /work/trainenv/bin/python scripts/train_dice.py cls --cache /tmp/dtrain/cache --minutes 12
+    /work/trainenv/bin/python scripts/train_dice.py det --cache /tmp/dtrain/cache --minutes 15
+
+`cls` and `det` write vision/models/dice_cls.onnx and dice_det.onnx (and
+check that cv2.dnn gives the same numbers as torch).
+
+What is trained on (licences in ../shared/data/README.md): the `train` side of
+the file-name hash split of scripts/split_dataset.py (`is_heldout`, 30 %
+held out) of nell-byler, matteop65, aws-oblique and crops/casino-felt; all of
+n3vers4ydie-stress, bartek-polyhedral and crops/tomitomi-gray; the project's
+rendered scenes (seeds 101, 102: the fixtures use seed 3) and simple drawn
+dice. Never trained on: epanemu, crops/webcam-rectified, crops/backlit (and
+the numeral and autoroller crop sets).
+
+Die sides are not in the labels: each labelled die's side is the classical
+reader's blob around its centre when that agrees with the image's other dice,
+else the image's (or the set's) median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from split_dataset import is_heldout, labelled_images  # noqa: E402
+
+from vision import learned as L  # noqa: E402
+
+SPLIT_SETS = ("nell-byler", "matteop65", "aws-oblique", "crops/casino-felt")
+FULL_SETS = ("n3vers4ydie-stress", "bartek-polyhedral", "crops/tomitomi-gray")
+HELDOUT_FRACTION = 0.3
+CROPS_PER_DIE = 4
+DRAWN_SCENES = 160
+CLOSE_UP_MIN_SIDE = 0.3  # of a close-up's short side
+
+
+# -- data -------------------------------------------------------------------
+
+def _val(name: str) -> bool:
+    """A tenth of the training images, to choose when to stop and to check."""
+    return int(hashlib.md5((name + "/val").encode()).hexdigest()[:8], 16) / 2**32 < 0.1
+
+
+def _class_of(d: dict) -> int:
+    if d["kind"] == "d6" and d.get("set") != "d6p":
+        return int(d["value"]) - 1
+    return L.OTHER
+
+
+def _load(img_path: Path) -> tuple[np.ndarray, list[tuple[float, float, int]]]:
+    img = cv2.imdecode(np.fromfile(str(img_path), np.uint8), cv2.IMREAD_COLOR)
+    obj = json.loads(img_path.with_suffix(".json").read_text())
+    pts = [(*d["center"], _class_of(d)) for d in obj.get("dice", []) if d.get("center")]
+    pts += [(*u["center"], L.CLASS_OF_WHY.get(u.get("why", ""), L.OTHER))
+            for u in obj.get("unreadable", []) if u.get("center")]
+    return img, pts
+
+
+def _local_side(lab: np.ndarray, x: float, y: float, win: float) -> float | None:
+    """The side of the blob at (x, y) that differs from the window's border."""
+    h, w = lab.shape[:2]
+    x0, y0 = max(0, int(x - win)), max(0, int(y - win))
+    x1, y1 = min(w, int(x + win) + 1), min(h, int(y + win) + 1)
+    patch = lab[y0:y1, x0:x1].astype(np.float32)
+    if patch.shape[0] < 8 or patch.shape[1] < 8:
+        return None
+    border = np.concatenate([patch[:2].reshape(-1, 3), patch[-2:].reshape(-1, 3),
+                             patch[:, :2].reshape(-1, 3), patch[:, -2:].reshape(-1, 3)])
+    d = np.linalg.norm(patch - np.median(border, axis=0), axis=2)
+    d8 = np.clip(d * 2, 0, 255).astype(np.uint8)
+    thr, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    m = (d8 > max(thr, 24)).astype(np.uint8)
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    n, lbl, stats, _ = cv2.connectedComponentsWithStats(m)
+    cx, cy = int(x) - x0, int(y) - y0
+    k = lbl[min(cy, lbl.shape[0] - 1), min(cx, lbl.shape[1] - 1)]
+    if k == 0:
+        return None
+    ys, xs = np.nonzero(lbl == k)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+    if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.5:
+        return None
+    return float(math.sqrt(rw * rh))
+
+
+def estimate_sides(img: np.ndarray, pts: list) -> tuple[list[float | None], float | None]:
+    """A side for every labelled die: its blob's (classical reader for a
+    close-up, else the blob differing from the tray around it), kept when it
+    agrees with the image's median, else that median."""
+    long_side = max(img.shape[:2])
+    c = np.float32([p[:2] for p in pts]).reshape(-1, 2)
+    nn = None
+    if len(pts) >= 2:
+        d = np.hypot(*(c[:, None] - c[None]).transpose(2, 0, 1))
+        np.fill_diagonal(d, 1e9)
+        nn = d.min(axis=1)
+    if long_side <= L.CLOSE_UP_MAX_PX:
+        from vision.reader import read_dice_classical
+
+        r = read_dice_classical(img)
+        polys = [np.float32(o.outline) for o in list(r.dice) + list(r.rejected) if len(o.outline) >= 3]
+        sides = []
+        for x, y, _ in pts:
+            best = None
+            for p in polys:
+                if cv2.pointPolygonTest(p, (float(x), float(y)), False) >= 0:
+                    s = math.sqrt(max(1.0, cv2.contourArea(p)))
+                    best = s if best is None else min(best, s)
+            # a crop of a die: the die fills a good part of it (else pips were found)
+            sides.append(best if best and best >= CLOSE_UP_MIN_SIDE * min(img.shape[:2]) else None)
+    else:
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+        sides = []
+        for i, (x, y, _) in enumerate(pts):
+            win = 0.15 * long_side if nn is None else min(0.15 * long_side, 1.3 * float(nn[i]))
+            s = _local_side(lab, x, y, max(win, 12))
+            if s is not None and nn is not None and s > 1.15 * nn[i]:
+                s = None  # merged with a neighbour
+            sides.append(s)
+    good = [s for s in sides if s]
+    med = float(np.median(good)) if good else None
+    out = [s if (s and med and 0.75 * med <= s <= 1.33 * med) else med for s in sides]
+    return out, med
+
+
+def drawn_scene(rng: np.random.Generator) -> tuple[np.ndarray, list]:
+    """Flat dice drawn like tests/vision/drawing.py and bench/bench_read.py."""
+    from tests.vision.drawing import draw_die, tray
+
+    w, h = [(800, 600), (1920, 1080), (1600, 1200), (640, 480)][int(rng.integers(4))]
+    felt = tuple(int(v) for v in rng.integers(0, 256, 3))
+    img = tray(w, h, felt, seed=int(rng.integers(1 << 30)))
+    side = float(rng.uniform(0.025, 0.09) * w)
+    n = int(rng.integers(1, 21))
+    pts = []
+    for _ in range(n * 3):
+        if len(pts) >= n:
+            break
+        c = (float(rng.uniform(0.6 * side, w - 0.6 * side)), float(rng.uniform(0.6 * side, h - 0.6 * side)))
+        if any(math.hypot(c[0] - p[0], c[1] - p[1]) < 1.45 * side for p in pts):
+            continue
+        v = int(rng.integers(1, 7))
+        body = tuple(int(x) for x in rng.integers(0, 256, 3))
+        lum = 0.114 * body[0] + 0.587 * body[1] + 0.299 * body[2]
+        pip = (20, 20, 20) if lum > 128 else (240, 240, 240)
+        draw_die(img, c, side, v, float(rng.uniform(0, 90)), body, pip)
+        pts.append((c[0], c[1], v - 1, side))
+    return img, pts
+
+
+def build(args: argparse.Namespace) -> int:
+    rng = np.random.default_rng(0)
+    records = []  # (name, group, img, [(x, y, cls, side)])
+    sources = [(args.data / s, True) for s in SPLIT_SETS] + [(args.data / s, False) for s in FULL_SETS]
+    sources += [(Path(r), False) for r in args.renders]
+    for root, split in sources:
+        set_meds, rows = [], []
+        for p in labelled_images(root):
+            if split and is_heldout(p, HELDOUT_FRACTION):
+                continue
+            img, pts = _load(p)
+            if img is None:
+                continue
+            sides, med = estimate_sides(img, pts)
+            if med:
+                set_meds.append(med / max(img.shape[:2]))
+            rows.append((p, img, pts, sides))
+        set_med = float(np.median(set_meds)) if set_meds else 0.05
+        n_d = 0
+        for p, img, pts, sides in rows:
+            fallback = set_med * max(img.shape[:2])
+            dice = [(x, y, c, s or fallback) for (x, y, c), s in zip(pts, sides, strict=True)]
+            records.append((f"{root.name}/{p.name}", img, dice))
+            n_d += len(dice)
+        print(f"{root.name}: {len(rows)} images, {n_d} dice, median side {set_med:.3f} of the long side",
+              flush=True)
+    for i in range(DRAWN_SCENES):
+        img, dice = drawn_scene(rng)
+        records.append((f"drawn/{i}", img, dice))
+    print(f"drawn: {DRAWN_SCENES} scenes", flush=True)
+
+    # detector: each image at the detector's scale, with its dice there
+    det_imgs, det_tg, det_val = [], [], []
+    # classifier: CROPS_PER_DIE crops per die at random angle, scale and shift
+    crops, labels, offs, cval = [], [], [], []
+    for name, img, dice in records:
+        di = L.det_input(img)
+        det_imgs.append(di.image)
+        det_tg.append(np.float32([[x * di.scale + di.offset[0], y * di.scale + di.offset[1],
+                                   s * di.scale] for x, y, _, s in dice]).reshape(-1, 3))
+        val = _val(name)
+        det_val.append(val)
+        h, w = img.shape[:2]
+        for x, y, c, s in dice:
+            for _ in range(CROPS_PER_DIE):
+                _add_crop(img, (x, y), s, c, rng, crops, labels, offs)
+                cval.append(val)
+        med = float(np.median([d[3] for d in dice])) if dice else 0.05 * max(h, w)
+        # junk: tray away from every die; halfway between two dice
+        for _ in range(2 if max(h, w) > L.CLOSE_UP_MAX_PX else 0):
+            q = (rng.uniform(0, w), rng.uniform(0, h))
+            if all(math.hypot(q[0] - x, q[1] - y) > 1.1 * max(s, med) for x, y, _, s in dice):
+                _add_crop(img, q, med * rng.uniform(0.8, 1.25), L.OTHER, rng, crops, labels, offs, 0.0)
+                cval.append(val)
+        for i, (x1, y1, _, s1) in enumerate(dice):
+            for x2, y2, _, s2 in dice[i + 1:]:
+                if math.hypot(x1 - x2, y1 - y2) < 1.5 * max(s1, s2):
+                    q = ((x1 + x2) / 2, (y1 + y2) / 2)
+                    _add_crop(img, q, (s1 + s2) / 2, L.OTHER, rng, crops, labels, offs, 0.0)
+                    cval.append(val)
+    args.out.mkdir(parents=True, exist_ok=True)
+    np.savez(args.out / "cls.npz", x=np.stack(crops), y=np.int64(labels), off=np.float32(offs),
+             val=np.bool_(cval))
+    with open(args.out / "det.npz", "wb") as f:
+        np.savez(f, **{f"img{i}": im for i, im in enumerate(det_imgs)},
+                 **{f"tg{i}": t for i, t in enumerate(det_tg)}, val=np.bool_(det_val))
+    counts = np.bincount(labels, minlength=L.N_CLASSES)
+    print("crops per class:", dict(zip([str(c) for c in L.CLASSES], counts.tolist(), strict=True)))
+    print(f"detector images: {len(det_imgs)}")
+    return 0
+
+
+def _add_crop(img, centre, side, cls, rng, crops, labels, offs, shift_sides: float = 0.12) -> None:
+    ang = float(rng.uniform(0, 360))
+    s_used = side * float(np.exp(rng.normal(0, 0.12)))
+    r, t = shift_sides * math.sqrt(rng.uniform()), rng.uniform(0, 2 * math.pi)
+    c = (centre[0] + r * side * math.cos(t), centre[1] + r * side * math.sin(t))
+    crops.append(L.crop_die(img, c, s_used, ang))
+    m = L.crop_matrix(c, s_used, ang)
+    u, v = m @ np.array([centre[0], centre[1], 1.0])
+    k = L.CROP_PX / L.CROP_SIDES / s_used * side  # the true side in crop pixels
+    offs.append(((u - L.CROP_PX / 2) / k, (v - L.CROP_PX / 2) / k))
+    labels.append(cls)
+
+
+# -- augmentation -------------------------------------------------------------
+
+def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    f = img.astype(np.float32)
+    f *= rng.uniform(0.75, 1.25, 3).astype(np.float32)  # white balance
+    f = (f - 128) * rng.uniform(0.7, 1.3) + 128 + rng.uniform(-30, 30)  # contrast, brightness
+    if rng.uniform() < 0.3:
+        g = f.mean(axis=2, keepdims=True)
+        f = g + (f - g) * rng.uniform(0.0, 1.0)  # desaturate
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.uniform() < 0.3:
+        k = float(rng.uniform(0.3, 1.3))
+        out = cv2.GaussianBlur(out, (0, 0), k)
+    if rng.uniform() < 0.3:
+        out = np.clip(out + rng.normal(0, rng.uniform(2, 10), out.shape), 0, 255).astype(np.uint8)
+    if rng.uniform() < 0.3:
+        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return out
+
+
+def _batch_colour(xb, torch):
+    """Cheap colour jitter of a whole NCHW batch: gains per channel, contrast,
+    brightness, some noise."""
+    n = xb.shape[0]
+    g = torch.empty(n, 3, 1, 1).uniform_(0.75, 1.25)
+    c = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3)
+    b = torch.empty(n, 1, 1, 1).uniform_(-0.12, 0.12)
+    xb = ((xb * g - 0.5) * c + 0.5 + b)
+    xb = xb + torch.randn_like(xb) * torch.empty(n, 1, 1, 1).uniform_(0, 0.03)
+    return xb.clamp(0, 1)
+
+
+# -- networks -------------------------------------------------------------------
+
+def _nets():
+    import torch
+    from torch import nn
+
+    def cbr(i, o, s=1, k=3, g=1):
+        return [nn.Conv2d(i, o, k, s, k // 2, groups=g, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    def dws(i, o, s=1):
+        return nn.Sequential(*cbr(i, i, s, 3, i), *cbr(i, o, 1, 1))
+
+    class Detector(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.s4 = nn.Sequential(*cbr(3, 16, 2), *cbr(16, 32, 2))
+            self.s8 = nn.Sequential(dws(32, 64, 2), dws(64, 64))
+            self.s16 = nn.Sequential(dws(64, 96, 2), dws(96, 96), dws(96, 96))
+            self.lat16 = nn.Conv2d(96, 64, 1)
+            self.f8 = dws(64, 64)
+            self.lat8 = nn.Conv2d(64, 32, 1)
+            self.f4 = dws(32, 32)
+            self.head = nn.Conv2d(32, 4, 1)
+            self.up = nn.Upsample(scale_factor=2, mode="nearest")
+
+        def forward(self, x):
+            a = self.s4(x)
+            b = self.s8(a)
+            c = self.s16(b)
+            b = self.f8(b + self.up(self.lat16(c)))
+            a = self.f4(a + self.up(self.lat8(b)))
+            return self.head(a)
+
+    class DetExport(nn.Module):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
+
+        def forward(self, x):
+            o = self.net(x)
+            return torch.cat([torch.sigmoid(o[:, :3]), o[:, 3:]], dim=1)
+
+    class Classifier(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.f = nn.Sequential(
+                *cbr(3, 16), nn.MaxPool2d(2),
+                *cbr(16, 32), nn.MaxPool2d(2),
+                *cbr(32, 48), nn.MaxPool2d(2),
+                *cbr(48, 64), *cbr(64, 32, 2),
+            )
+            self.fc = nn.Sequential(nn.Flatten(), nn.Linear(32 * 9, 96), nn.ReLU(inplace=True),
+                                    nn.Dropout(0.1), nn.Linear(96, L.N_CLASSES + 2))
+
+        def forward(self, x):
+            return self.fc(self.f(x))
+
+    return Detector, DetExport, Classifier
+
+
+class _Clock:
+    """A learning rate that follows the wall clock: warm-up, then a cosine
+    down to nothing when the time given is up (the machine is shared, so
+    steps per minute are unknown)."""
+
+    def __init__(self, opt, minutes: float, lr: float):
+        self.opt, self.lr = opt, lr
+        self.t0, self.total = time.time(), minutes * 60
+
+    def tick(self) -> bool:
+        f = (time.time() - self.t0) / self.total
+        if f >= 1:
+            return False
+        lr = self.lr * min(1.0, f / 0.03) * 0.5 * (1 + math.cos(math.pi * f))
+        for g in self.opt.param_groups:
+            g["lr"] = lr
+        return True
+
+
+def _to_tensor(imgs: list[np.ndarray]):
+    import torch
+
+    return torch.from_numpy(L.blob_of(imgs))
+
+
+def _export(model, example, path: Path, dynamic: dict) -> None:
+    import torch
+
+    model.eval()
+    torch.onnx.export(model, example, str(path), input_names=["x"], output_names=["y"],
+                      dynamic_axes=dynamic, opset_version=13, dynamo=False)
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(example.numpy())
+    got = net.forward()
+    want = model(example).detach().numpy()
+    print(f"{path.name}: {path.stat().st_size / 1024:.0f} KiB, cv2.dnn vs torch max diff "
+          f"{float(np.abs(got - want).max()):.2e}")
+
+
+def train_cls(args: argparse.Namespace) -> int:
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(1)
+    d = np.load(args.cache / "cls.npz")
+    x, y, off, val = d["x"], d["y"], d["off"], d["val"]
+    tr, va = np.nonzero(~val)[0], np.nonzero(val)[0]
+    counts = np.bincount(y[tr], minlength=L.N_CLASSES).astype(np.float64)
+    w = torch.tensor((counts.max() / np.maximum(counts, 1)) ** 0.5, dtype=torch.float32)
+    _, _, Classifier = _nets()
+    net = Classifier()
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    clock = _Clock(opt, args.minutes, args.lr)
+    step, bs = 0, 128
+    while step < args.steps and clock.tick():
+        net.train()
+        idx = rng.choice(tr, bs)
+        imgs, offs = [], []
+        for i in idx:
+            im, o = x[i], off[i].copy()
+            k = int(rng.integers(4))
+            im = np.rot90(im, k)
+            for _ in range(k):  # the offset turns with the crop (90 degrees counter-clockwise)
+                o = np.array([o[1], -o[0]])
+            if rng.uniform() < 0.5:
+                im, o = im[:, ::-1], np.array([-o[0], o[1]])
+            im = np.ascontiguousarray(im)
+            imgs.append(photometric(im, rng) if rng.uniform() < 0.25 else im)
+            offs.append(o)
+        xb = _to_tensor(imgs)
+        xb = _batch_colour(xb, torch)
+        out = net(xb)
+        yb = torch.from_numpy(y[idx])
+        loss = F.cross_entropy(out[:, :L.N_CLASSES], yb, weight=w, label_smoothing=0.02)
+        die = yb < 6
+        if die.any():
+            ob = torch.from_numpy(np.float32(offs))
+            loss = loss + 2.0 * F.smooth_l1_loss(out[die, L.N_CLASSES:], ob[die], beta=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 200 == 0:
+            print(f"step {step} loss {loss.item():.3f} {_cls_val(net, x, y, va)}", flush=True)
+    print(f"stopped at step {step}: {_cls_val(net, x, y, va)}")
+    net.eval()
+    _export(net, _to_tensor([x[0], x[1]]), args.models / "dice_cls.onnx", {"x": {0: "n"}, "y": {0: "n"}})
+    torch.save(net.state_dict(), args.cache / "cls.pt")
+    return 0
+
+
+def _cls_val(net, x, y, va) -> str:
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        p = torch.softmax(net(_to_tensor(list(x[va])))[:, :L.N_CLASSES], 1).numpy()
+    pred, conf = p.argmax(1), p.max(1)
+    acc = float((pred == y[va]).mean())
+    die = y[va] < 6
+    hi = conf >= 0.9
+    ans = hi & (pred < 6)
+    wrong = float((ans & (pred != y[va])).sum()) / max(1, int(die.sum()))
+    right = float((ans & (pred == y[va])).sum()) / max(1, int(die.sum()))
+    return f"val acc {acc:.3f}; at p>=0.9 dice right {right:.3f} wrong {wrong:.4f}"
+
+
+def _heat_target(tg: np.ndarray, hc: int, wc: int):
+    heat = np.zeros((hc, wc), np.float32)
+    reg = np.zeros((3, hc, wc), np.float32)
+    mask = np.zeros((hc, wc), np.float32)
+    yy, xx = np.mgrid[0:hc, 0:wc].astype(np.float32)
+    for x, y, s in tg:
+        cx, cy = x / L.DET_STRIDE, y / L.DET_STRIDE
+        if not (0 <= cx < wc and 0 <= cy < hc):
+            continue
+        sig = max(0.6, 0.18 * s / L.DET_STRIDE)
+        g = np.exp(-((xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2) / (2 * sig * sig))
+        heat = np.maximum(heat, g)
+        ix, iy = int(cx), int(cy)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (cx - ix, cy - iy, math.log(max(s, 1.0)))
+        mask[iy, ix] = 1.0
+    return heat, reg, mask
+
+
+def _det_patch(img: np.ndarray, tg: np.ndarray, rng, size: int):
+    sc = float(np.exp(rng.uniform(math.log(0.6), math.log(1.6))))
+    im = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA if sc < 1 else cv2.INTER_LINEAR)
+    t = tg.copy()
+    t *= sc
+    h, w = im.shape[:2]
+    ph, pw = max(h, size), max(w, size)
+    canvas = np.full((ph, pw, 3), L.PAD_GREY, np.uint8)
+    oy, ox = int(rng.integers(0, ph - h + 1)), int(rng.integers(0, pw - w + 1))
+    canvas[oy:oy + h, ox:ox + w] = im
+    t[:, 0] += ox
+    t[:, 1] += oy
+    y0, x0 = int(rng.integers(0, ph - size + 1)), int(rng.integers(0, pw - size + 1))
+    patch = canvas[y0:y0 + size, x0:x0 + size]
+    t[:, 0] -= x0
+    t[:, 1] -= y0
+    k = int(rng.integers(4))
+    for _ in range(k):  # 90 degrees counter-clockwise: (x, y) -> (y, size - x)
+        patch = np.rot90(patch)
+        t = np.stack([t[:, 1], size - t[:, 0], t[:, 2]], axis=1) if len(t) else t
+    return photometric(np.ascontiguousarray(patch), rng), t
+
+
+def train_det(args: argparse.Namespace) -> int:
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(2)
+    d = np.load(args.cache / "det.npz")
+    val = d["val"]
+    imgs = [d[f"img{i}"] for i in range(len(val))]
+    tgs = [d[f"tg{i}"] for i in range(len(val))]
+    tr = [i for i in range(len(val)) if not val[i]]
+    va = [i for i in range(len(val)) if val[i]]
+    Detector, DetExport, _ = _nets()
+    net = Detector()
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    clock = _Clock(opt, args.minutes, args.lr)
+    size, bs, step = 256, 12, 0
+    hc = size // L.DET_STRIDE
+    while step < args.steps and clock.tick():
+        net.train()
+        ims, heats, regs, masks = [], [], [], []
+        for i in rng.choice(tr, bs):
+            p, t = _det_patch(imgs[i], tgs[i], rng, size)
+            h, r, m = _heat_target(t, hc, hc)
+            ims.append(p)
+            heats.append(h)
+            regs.append(r)
+            masks.append(m)
+        out = net(_to_tensor(ims))
+        heat = torch.from_numpy(np.stack(heats))
+        reg = torch.from_numpy(np.stack(regs))
+        mask = torch.from_numpy(np.stack(masks))
+        p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+        pos = (heat >= 1.0).float()
+        neg_w = (1 - heat) ** 4
+        focal = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * neg_w * p ** 2 * torch.log(1 - p)).sum()
+        npos = pos.sum().clamp(min=1)
+        off = torch.sigmoid(out[:, 1:3])
+        l_off = (F.l1_loss(off, reg[:, :2], reduction="none").sum(1) * mask).sum() / npos
+        l_size = (F.l1_loss(out[:, 3], reg[:, 2], reduction="none") * mask).sum() / npos
+        loss = focal / npos + l_off + l_size
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 100 == 0:
+            print(f"step {step} loss {loss.item():.3f} (focal {focal.item() / npos.item():.3f} "
+                  f"off {l_off.item():.3f} size {l_size.item():.3f})", flush=True)
+    print(f"stopped at step {step}")
+    net.eval()
+    print(_det_val(net, imgs, tgs, va))
+    torch.save(net.state_dict(), args.cache / "det.pt")
+    ex = _to_tensor([imgs[va[0]] if imgs[va[0]].shape[0] % 32 == 0 else imgs[0]])
+    _export(DetExport(net), ex, args.models / "dice_det.onnx",
+            {"x": {2: "h", 3: "w"}, "y": {2: "hh", 3: "ww"}})
+    return 0
+
+
+def _det_val(net, imgs, tgs, va) -> str:
+    import torch
+
+    found = total = extra = 0
+    with torch.no_grad():
+        for i in va:
+            out = net(_to_tensor([imgs[i]]))[0].numpy()
+            heat = 1 / (1 + np.exp(-out[0]))
+            pk = (heat >= 0.3) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+            ys, xs = np.nonzero(pk)
+            pts = np.float32([(x + 0.5, y + 0.5) for y, x in zip(ys, xs, strict=True)]) * L.DET_STRIDE
+            used = set()
+            for x, y, s in tgs[i]:
+                total += 1
+                if len(pts):
+                    dd = np.hypot(pts[:, 0] - x, pts[:, 1] - y)
+                    j = int(dd.argmin())
+                    if dd[j] < 0.5 * s and j not in used:
+                        used.add(j)
+                        found += 1
+            extra += len(pts) - len(used)
+    return f"val: found {found} of {total} dice, {extra} extra peaks"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="training data from the labelled sets")
+    b.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "real")
+    b.add_argument("--renders", type=Path, nargs="*", default=[])
+    b.add_argument("--out", type=Path, required=True)
+    for name in ("cls", "det"):
+        t = sub.add_parser(name, help=f"train the {'classifier' if name == 'cls' else 'detector'}")
+        t.add_argument("--cache", type=Path, required=True)
+        t.add_argument("--models", type=Path, default=L.MODELS_DIR)
+        t.add_argument("--minutes", type=float, default=12)
+        t.add_argument("--steps", type=int, default=6000 if name == "cls" else 4000)
+        t.add_argument("--threads", type=int, default=1)
+        t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run)")
+        t.add_argument("--lr", type=float, default=3e-3)
+    args = ap.parse_args(argv)
+    if args.cmd == "build":
+        return build(args)
+    args.models.mkdir(parents=True, exist_ok=True)
+    return train_cls(args) if args.cmd == "cls" else train_det(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,56 @@
+"""The learned reader's preprocessing (shared with scripts/train_dice.py) and models."""
+
+import numpy as np
+import pytest
+
+from tests.vision.drawing import draw_die, tray
+from vision import learned, read_dice
+from vision.reader import read_dice_classical
+
+HAVE_MODELS = learned.models_present()
+
+
+@pytest.mark.parametrize("shape", [(1080, 1920), (600, 800), (640, 480), (68, 70), (128, 128)])
+def test_detector_input_maps_back_to_the_frame(shape):
+    frame = np.zeros((*shape, 3), np.uint8)
+    di = learned.det_input(frame)
+    h, w = di.image.shape[:2]
+    assert h % learned.DET_MULTIPLE == 0 and w % learned.DET_MULTIPLE == 0
+    assert max(h, w) <= max(learned.DET_LONG_PX, learned.CLOSE_UP_CANVAS_PX) + learned.DET_MULTIPLE
+    x, y = shape[1] * 0.3, shape[0] * 0.7
+    xd, yd = x * di.scale + di.offset[0], y * di.scale + di.offset[1]
+    assert di.to_frame(xd, yd) == pytest.approx((x, y))
+
+
+@pytest.mark.parametrize("side", [30.0, 60.0, 140.0])  # 140: shrunk before the warp
+def test_crop_is_centred_on_the_die(side):
+    img = tray(bgr=(60, 110, 40))
+    draw_die(img, (400.0, 300.0), side, 1, angle_deg=10, body_bgr=(30, 30, 200), pip_bgr=(240, 240, 240))
+    crop = learned.crop_die(img, (400.0, 300.0), side)
+    assert crop.shape == (learned.CROP_PX, learned.CROP_PX, 3)
+    n = learned.CROP_PX
+    die_px = n / learned.CROP_SIDES
+    # the middle is the white pip, a quarter side off is the red body, the corner is felt
+    assert crop[n // 2, n // 2].min() > 180
+    q = int(n / 2 + 0.3 * die_px)
+    assert tuple(int(v) for v in crop[n // 2, q]) == pytest.approx((30, 30, 200), abs=40)
+    assert tuple(int(v) for v in crop[1, 1]) == pytest.approx((60, 110, 40), abs=25)
+
+
+def test_crop_beyond_the_frame_is_black():
+    img = tray()
+    crop = learned.crop_die(img, (2.0, 300.0), 60.0)
+    assert crop[:, :10].max() == 0
+
+
+@pytest.mark.skipif(not HAVE_MODELS, reason="no bundled models")
+def test_models_are_loaded_once():
+    assert learned.load_models() is learned.load_models()
+
+
+@pytest.mark.skipif(not HAVE_MODELS, reason="no bundled models")
+def test_classical_reader_stays_available():
+    img = tray()
+    draw_die(img, (400, 300), 60, 5)
+    assert [d.value for d in read_dice_classical(img).dice] == [5]
+    assert [d.value for d in read_dice(img).dice] == [5]

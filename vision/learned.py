@@ -1,0 +1,184 @@
+"""The learned d6 reader: a small detector and a crop classifier run by cv2.dnn.
+
+Two ONNX models, trained by scripts/train_dice.py (never imported at run time):
+
+- **detector** (`vision/models/dice_det.onnx`): the frame scaled to DET_LONG_PX
+  on its long side -> at stride DET_STRIDE a heat map of top-face centres
+  (sigmoid), the centre's offset within its cell and log(die side in detector
+  pixels). Every die is found, d6 or not, readable or not.
+- **classifier** (`vision/models/dice_cls.onnx`): a CROP_PX square crop around
+  each found die (CROP_SIDES die sides wide, any rotation) -> logits of
+  CLASSES (the d6 values and the reasons to refuse) and the die's centre
+  offset in the crop, in die sides. All crops of a frame go through one
+  forward pass.
+
+The preprocessing here is shared with the training script, so that training
+and reading see the same pixels. Models are loaded lazily, once per path
+(`load_models`), never at import time.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+DET_MODEL = MODELS_DIR / "dice_det.onnx"
+CLS_MODEL = MODELS_DIR / "dice_cls.onnx"
+
+DET_LONG_PX = 448  # the frame's long side for the detector
+DET_STRIDE = 4  # detector output cell, detector pixels
+DET_MULTIPLE = 32  # detector input sides are padded to a multiple of this
+CLOSE_UP_MAX_PX = 300  # frames this small are a crop of a die or a few
+CLOSE_UP_LONG_PX = 64  # ... scaled to this long side ...
+CLOSE_UP_CANVAS_PX = 128  # ... in a canvas this big (edge pixels repeated)
+PAD_GREY = 114  # padding of the detector input to its multiple
+
+CROP_PX = 48  # classifier input side
+CROP_SIDES = 1.5  # the crop spans this many die sides (context: leaning faces)
+
+# classifier classes: index -> the d6 value (int) or the reason to refuse (str)
+CLASSES: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6, "cocked", "stacked", "blurred",
+                                  "outside", "unknown object")
+N_CLASSES = len(CLASSES)
+CLASS_OF_WHY = {"cocked": 6, "unclear": 6, "stacked": 7, "blurred": 8, "outside": 9}
+OTHER = 10
+
+
+@dataclass(frozen=True)
+class DetInput:
+    """The detector's input image and how to map its pixels back to the frame."""
+
+    image: np.ndarray  # BGR uint8, sides multiples of DET_MULTIPLE
+    scale: float  # detector pixels per frame pixel
+    offset: tuple[float, float]  # where frame pixel (0, 0) lands, detector pixels
+
+    def to_frame(self, x_det: float, y_det: float) -> tuple[float, float]:
+        return ((x_det - self.offset[0]) / self.scale, (y_det - self.offset[1]) / self.scale)
+
+
+def _pad_to(img: np.ndarray, h: int, w: int, top: int, left: int, mode: int) -> np.ndarray:
+    return cv2.copyMakeBorder(img, top, h - img.shape[0] - top, left, w - img.shape[1] - left,
+                              mode, value=(PAD_GREY, PAD_GREY, PAD_GREY))
+
+
+def det_input(frame_bgr: np.ndarray) -> DetInput:
+    """The frame scaled for the detector: long side DET_LONG_PX; a close-up
+    (a crop of one die) small in the middle of a canvas of its own edges."""
+    h, w = frame_bgr.shape[:2]
+    long_side = max(h, w)
+    if long_side <= CLOSE_UP_MAX_PX:
+        s = CLOSE_UP_LONG_PX / long_side
+        nw, nh = max(1, round(w * s)), max(1, round(h * s))
+        small = cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
+        c = CLOSE_UP_CANVAS_PX
+        top, left = (c - nh) // 2, (c - nw) // 2
+        img = _pad_to(small, c, c, top, left, cv2.BORDER_REPLICATE)
+        return DetInput(img, s, (left, top))
+    s = DET_LONG_PX / long_side
+    nw, nh = max(1, round(w * s)), max(1, round(h * s))
+    small = cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
+    m = DET_MULTIPLE
+    ph, pw = -(-nh // m) * m, -(-nw // m) * m
+    return DetInput(_pad_to(small, ph, pw, 0, 0, cv2.BORDER_CONSTANT), s, (0.0, 0.0))
+
+
+def crop_matrix(centre: tuple[float, float], side_px: float, angle_deg: float = 0.0,
+                out_px: int = CROP_PX, sides: float = CROP_SIDES) -> np.ndarray:
+    """The affine map frame -> crop: `sides` die sides around `centre` onto
+    `out_px` pixels, turned by `angle_deg`."""
+    k = out_px / (sides * max(side_px, 1.0))
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), angle_deg, k)
+    m[0, 2] += out_px / 2 - centre[0]
+    m[1, 2] += out_px / 2 - centre[1]
+    return m
+
+
+def crop_die(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,
+             angle_deg: float = 0.0, out_px: int = CROP_PX, sides: float = CROP_SIDES) -> np.ndarray:
+    """The classifier's crop of one die; beyond the frame is black (a die
+    cut by the frame's edge looks cut)."""
+    src = frame_bgr
+    m = crop_matrix(centre, side_px, angle_deg, out_px, sides)
+    shrink = (sides * side_px) / out_px
+    if shrink >= 2.0:  # big dice: shrink the neighbourhood first, against aliasing
+        f = int(shrink)
+        half = sides * side_px * 0.75 + 2
+        x0 = max(0, int(centre[0] - half))
+        y0 = max(0, int(centre[1] - half))
+        x1 = min(frame_bgr.shape[1], int(centre[0] + half) + 1)
+        y1 = min(frame_bgr.shape[0], int(centre[1] + half) + 1)
+        if x1 - x0 >= f and y1 - y0 >= f:
+            sub = frame_bgr[y0:y1, x0:x1]
+            src = cv2.resize(sub, ((x1 - x0) // f, (y1 - y0) // f), interpolation=cv2.INTER_AREA)
+            sx, sy = (x1 - x0) // f / (x1 - x0), (y1 - y0) // f / (y1 - y0)
+            # frame -> sub-sampled: p' = (p - origin) * s
+            t = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1]])
+            m = m @ np.linalg.inv(t)
+    return cv2.warpAffine(src, m[:2], (out_px, out_px), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+def blob_of(images: list[np.ndarray]) -> np.ndarray:
+    """NCHW float32 in [0, 1], RGB: what both models take."""
+    return cv2.dnn.blobFromImages(images, 1 / 255.0, swapRB=True)
+
+
+@dataclass(frozen=True)
+class Models:
+    detector: cv2.dnn.Net
+    classifier: cv2.dnn.Net
+
+
+def models_present(det_path: Path = DET_MODEL, cls_path: Path = CLS_MODEL) -> bool:
+    return Path(det_path).is_file() and Path(cls_path).is_file()
+
+
+@functools.lru_cache(maxsize=4)
+def load_models(det_path: str = str(DET_MODEL), cls_path: str = str(CLS_MODEL)) -> Models:
+    """Both networks, read once per pair of paths (cached for the process)."""
+    return Models(cv2.dnn.readNetFromONNX(det_path), cv2.dnn.readNetFromONNX(cls_path))
+
+
+@dataclass(frozen=True)
+class Found:
+    """A die the detector found: centre and side in frame pixels, peak score."""
+
+    center: tuple[float, float]
+    side_px: float
+    score: float
+
+
+def detect(net: cv2.dnn.Net, frame_bgr: np.ndarray, min_score: float,
+           max_dice: int = 64) -> tuple[list[Found], DetInput]:
+    """Peaks of the detector's heat map (3x3 local maxima above min_score)."""
+    di = det_input(frame_bgr)
+    net.setInput(blob_of([di.image]))
+    out = net.forward()[0]  # (4, H/4, W/4): heat, dx, dy, log side
+    heat = out[0]
+    peaks = (heat >= min_score) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])[:max_dice]
+    found = []
+    for i in order:
+        y, x = int(ys[i]), int(xs[i])
+        xd = (x + float(out[1, y, x])) * DET_STRIDE
+        yd = (y + float(out[2, y, x])) * DET_STRIDE
+        side_d = float(np.exp(out[3, y, x]))
+        found.append(Found(di.to_frame(xd, yd), side_d / di.scale, float(heat[y, x])))
+    return found, di
+
+
+def classify(net: cv2.dnn.Net, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Class probabilities (N, N_CLASSES) and centre offsets (N, 2), die sides."""
+    if not crops:
+        return np.zeros((0, N_CLASSES), np.float32), np.zeros((0, 2), np.float32)
+    net.setInput(blob_of(crops))
+    out = net.forward()  # (N, N_CLASSES + 2)
+    logits = out[:, :N_CLASSES]
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True), out[:, N_CLASSES:]
