@@ -41,11 +41,11 @@ sys.path.insert(0, str(ROOT))
 from vision import faces  # noqa: E402
 
 PATCH_PX = 112
-PATCH_DIE_PX = 32.0
+PATCH_DIE_PX = 48.0
 NEG_PER_DIE = 1.5
 NEAR_MISS_SIDES = (0.5, 0.85)
 POS_JITTER_SIDES = 0.17  # the dense grid is 0.3 die sides: a die is within this of a cell
-SCALE_JITTER = 0.25  # log-uniform: the side estimate may be off by this much
+SCALE_JITTER = 0.15  # log-uniform: the side estimate may be off by this much
 UNREADABLE_WHY = ("cocked", "on end", "stacked")
 
 

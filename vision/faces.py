@@ -31,7 +31,7 @@ import numpy as np
 from vision.types import TABA_FACES
 
 CROP_PX = 48  # network input side
-DIE_PX = 26.7  # a die's side in the crop (the crop shows 1.8 die sides)
+DIE_PX = 40.0  # a die's side in the crop (the crop shows 1.2 die sides: a numeral's detail)
 STRIDE_PX = 8  # the network's output grid, in input pixels
 INPUT_SCALE = 1 / 64.0  # (pixel - INPUT_MEAN) * INPUT_SCALE
 INPUT_MEAN = 128.0

@@ -35,6 +35,7 @@ from vision.types import Die, Rejection
 
 KEEP_REFUSED = ("outside", "stacked")  # refusals no other reader may overturn
 NOT_D6_MIN_P = 0.9  # the network's P(another kind) that overturns a pip reader's d6 answer
+SUSPECT_D6_VALUES = (1, 2)  # a numeral's ink looks like one pip (a d8's 8: two)
 MIN_P = 0.7  # the network's probability of its answer (mean of the two reads)
 MIN_P_SCAN = 0.85  # the same for a die found only by the scan (no blob)
 PEAK_MIN_P = 0.5  # a scan cell is a die when P(not none) is above this
@@ -74,26 +75,32 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     typical = _typical_side(frame, items, profile)
     if typical is None:
         return list(dice), list(rejected)
+    answers: list[Die] = []
+    if profile is None:
+        # a pip answer stands unless the network is sure it is another kind;
+        # only values a numeral's ink can fake are looked at (one read: time)
+        sus = [d for d in dice if d.kind == "d6" and d.value in SUSPECT_D6_VALUES]
+        probs, _ = net.forward([faces.crop(frame, d.center, _clamp(blob_side(d.outline, typical),
+                                                                   typical)) for d in sus])
+        kp = faces.kind_probs(probs) if len(sus) else {}
+        other = {id(d): sum(float(kp[k][i]) for k in faces.KINDS if k != "d6")
+                 for i, d in enumerate(sus)}
+        answers = [d for d in dice if other.get(id(d), 0.0) < NOT_D6_MIN_P]
+        items = [d for d in dice if other.get(id(d), 0.0) >= NOT_D6_MIN_P] + items[len(dice):]
     sides = [_clamp(blob_side(it.outline, typical), typical) for it in items]
     reads = _read_at(net, frame, [it.center for it in items], sides)
-    answers: list[Die] = []
     refused: list[Rejection] = []
     for it, rd in zip(items, reads, strict=True):
         d = _decide(rd, it.outline, profile)
-        if isinstance(it, Die) and it.kind == "d6" and profile is None:
-            kp = faces.kind_probs(rd.probs[None])
-            other = sum(float(kp[k][0]) for k in faces.KINDS if k != "d6")
-            if other < NOT_D6_MIN_P or not isinstance(d, Die) or d.kind == "d6":
-                answers.append(it)  # the pip reader's answer stands
-                continue
-        if isinstance(d, Die):
+        if isinstance(d, Die) and (profile is not None or d.kind != "d6"):
             answers.append(d)
-        elif isinstance(it, Die) and it.kind == "d6":
-            answers.append(it)  # the network refused what the pips read: the pips stand
+        elif isinstance(it, Die) and profile is not None:
+            answers.append(it)  # the network did not read what the pips read: the pips stand
         else:
-            why = it.why if isinstance(it, Rejection) else d
-            refused.append(Rejection(it.center, why if why else NOT_READ, it.outline,
-                                     f"faces: {d}" if isinstance(d, str) else ""))
+            why = it.why if isinstance(it, Rejection) else NOT_READ
+            if d == UNREADABLE:
+                why = UNREADABLE
+            refused.append(Rejection(it.center, why, it.outline, f"faces: {d}"))
     if profile is not None or any(a.kind != "d6" for a in answers):
         answers, refused = _add_scanned(net, frame, typical, answers, refused, profile)
     answers = _merge(answers, typical)
