@@ -43,7 +43,7 @@ SIDE_CLAMP = (0.6, 1.6)  # a blob this much off the typical side is not one die:
 MERGE_SIDES = 0.6  # answers closer than this many die sides are one die
 KNN_K = 7
 KNN_MIN_VOTE = 0.7  # share of the k nearest that agree
-KNN_OVERRULE_P = 0.15  # the vote overrules the network only if the network gives it this much
+KNN_OVERRULE_P = 0.3  # the vote overrules the network only if the network gives it this much
 MAX_SCAN_PX = 1.2e6  # the scan's input, at most (pixels)
 UNREADABLE = "unreadable"
 NOT_READ = "not read"
@@ -94,8 +94,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         d = _decide(rd, it.outline, profile)
         if isinstance(d, Die) and (profile is not None or d.kind != "d6"):
             answers.append(d)
-        elif isinstance(it, Die) and profile is not None:
-            answers.append(it)  # the network did not read what the pips read: the pips stand
+        elif isinstance(it, Die) and profile is not None and (it.kind, it.value) in profile.classes:
+            answers.append(it)  # a taught d6 face the network did not read: the pips stand
         else:
             why = it.why if isinstance(it, Rejection) else NOT_READ
             if d == UNREADABLE:
@@ -162,7 +162,7 @@ def _decide(rd: _Read, outline, profile: Profile | None, min_p: float = MIN_P) -
         return "unknown object"
     if kind == faces.UNREADABLE:
         return UNREADABLE
-    if p < min_p and not (profile is not None and set_name is not None and p >= 0.5):
+    if p < min_p:
         return NOT_READ
     colour = None
     if profile is not None and set_name is not None:
