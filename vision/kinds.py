@@ -94,7 +94,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         d = _decide(rd, it.outline, profile)
         if isinstance(d, Die) and (profile is not None or d.kind != "d6"):
             answers.append(d)
-        elif isinstance(it, Die) and profile is not None and (it.kind, it.value) in profile.classes:
+        elif isinstance(it, Die) and profile is not None and _pips_stand(it, rd, profile):
             answers.append(it)  # a taught d6 face the network did not read: the pips stand
         else:
             why = it.why if isinstance(it, Rejection) else NOT_READ
@@ -243,6 +243,15 @@ def _typical_side(frame, items, profile: Profile | None) -> float | None:
     if not sides:
         return None
     return float(np.median(sides))
+
+
+def _pips_stand(d: Die, rd: _Read, profile: Profile) -> bool:
+    """With a profile, a pip answer the network did not confirm stands when the
+    profile taught that face and, for a value a numeral can fake, the network
+    at least calls the die a d6."""
+    if (d.kind, d.value) not in profile.classes:
+        return False
+    return d.value not in SUSPECT_D6_VALUES or float(faces.kind_probs(rd.probs[None])["d6"][0]) >= 0.5
 
 
 def _clamp(side: float, typical: float) -> float:

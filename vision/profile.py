@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 PROFILE_VERSION = 2  # 1: HOG features (issue 4's first attempt); 2: face-network embeddings
-FEATURE_VERSION = 2  # = 1 + vision.faces.MODEL_VERSION: embeddings of another network do not compare
+FEATURE_VERSION = 3  # = 1 + vision.faces.MODEL_VERSION: embeddings of another network do not compare
 
 
 @dataclass(frozen=True)
