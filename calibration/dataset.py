@@ -7,6 +7,7 @@ that does not follow the format is an error naming the file and the fault.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,16 @@ class Sample:
     @property
     def has_centres(self) -> bool:
         return all(d.center is not None for d in self.dice)
+
+
+HELDOUT_FRACTION = 0.3  # of each real set, never trained on (scripts/train_dice.py)
+
+
+def is_heldout(image: str | Path, fraction: float = HELDOUT_FRACTION) -> bool:
+    """Deterministic split by the image's file name (md5 as a number in
+    [0, 1) below `fraction`): the same whatever else is in the folder."""
+    h = int(hashlib.md5(Path(image).name.encode("utf-8")).hexdigest()[:8], 16) / 2**32
+    return h < fraction
 
 
 def load_dataset(root: str | Path) -> list[Sample]:

@@ -18,9 +18,12 @@ reader never saw.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from calibration.dataset import is_heldout  # noqa: E402
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
@@ -30,12 +33,6 @@ def labelled_images(root: Path) -> list[Path]:
         p for p in sorted(root.rglob("*"))
         if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() and p.with_suffix(".json").is_file()
     ]
-
-
-def is_heldout(image: Path, fraction: float = 0.3) -> bool:
-    """Deterministic: md5 of the file name, as a number in [0, 1)."""
-    h = int(hashlib.md5(image.name.encode("utf-8")).hexdigest()[:8], 16) / 2**32
-    return h < fraction
 
 
 def _link(img: Path, root: Path, dst_root: Path) -> None:

@@ -46,8 +46,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from split_dataset import is_heldout, labelled_images  # noqa: E402
+from split_dataset import labelled_images  # noqa: E402
 
+from calibration.dataset import is_heldout  # noqa: E402
 from vision import learned as L  # noqa: E402
 
 SPLIT_SETS = ("nell-byler", "matteop65", "aws-oblique", "crops/casino-felt")
@@ -407,7 +408,7 @@ def train_cls(args: argparse.Namespace) -> int:
         net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     clock = _Clock(opt, args.minutes, args.lr)
-    step, bs = 0, 128
+    step, bs = 0, args.batch
     while step < args.steps and clock.tick():
         net.train()
         idx = rng.choice(tr, bs)
@@ -439,13 +440,15 @@ def train_cls(args: argparse.Namespace) -> int:
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.3f} {_cls_val(net, x, y, va)}", flush=True)
     print(f"stopped at step {step}: {_cls_val(net, x, y, va)}")
+    for t in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95):
+        print(f"  p >= {t}: {_cls_val(net, x, y, va, t)}")
     net.eval()
     _export(net, _to_tensor([x[0], x[1]]), args.models / "dice_cls.onnx", {"x": {0: "n"}, "y": {0: "n"}})
     torch.save(net.state_dict(), args.cache / "cls.pt")
     return 0
 
 
-def _cls_val(net, x, y, va) -> str:
+def _cls_val(net, x, y, va, t: float = 0.9) -> str:
     import torch
 
     net.eval()
@@ -454,11 +457,11 @@ def _cls_val(net, x, y, va) -> str:
     pred, conf = p.argmax(1), p.max(1)
     acc = float((pred == y[va]).mean())
     die = y[va] < 6
-    hi = conf >= 0.9
+    hi = conf >= t
     ans = hi & (pred < 6)
     wrong = float((ans & (pred != y[va])).sum()) / max(1, int(die.sum()))
     right = float((ans & (pred == y[va])).sum()) / max(1, int(die.sum()))
-    return f"val acc {acc:.3f}; at p>=0.9 dice right {right:.3f} wrong {wrong:.4f}"
+    return f"val acc {acc:.3f}; at p>={t} dice right {right:.3f} wrong {wrong:.4f}"
 
 
 def _heat_target(tg: np.ndarray, hc: int, wc: int):
@@ -522,7 +525,7 @@ def train_det(args: argparse.Namespace) -> int:
         net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     clock = _Clock(opt, args.minutes, args.lr)
-    size, bs, step = 256, 12, 0
+    size, bs, step = 256, args.batch, 0
     hc = size // L.DET_STRIDE
     while step < args.steps and clock.tick():
         net.train()
@@ -604,6 +607,7 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--threads", type=int, default=1)
         t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run)")
         t.add_argument("--lr", type=float, default=3e-3)
+        t.add_argument("--batch", type=int, default=128 if name == "cls" else 12)
     args = ap.parse_args(argv)
     if args.cmd == "build":
         return build(args)

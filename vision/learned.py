@@ -66,6 +66,15 @@ def _pad_to(img: np.ndarray, h: int, w: int, top: int, left: int, mode: int) -> 
                               mode, value=(PAD_GREY, PAD_GREY, PAD_GREY))
 
 
+def _shrink(img: np.ndarray, nw: int, nh: int) -> np.ndarray:
+    """Area-averaged shrink; a big one as bilinear to twice the size, then a
+    2x2 average (OpenCV's whole-factor INTER_AREA is ~15x faster than a
+    fractional one on a 2 MP frame, and nearly the same pixels)."""
+    if img.shape[1] >= 4 * nw:
+        img = cv2.resize(img, (2 * nw, 2 * nh), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
+
+
 def det_input(frame_bgr: np.ndarray) -> DetInput:
     """The frame scaled for the detector: long side DET_LONG_PX; a close-up
     (a crop of one die) small in the middle of a canvas of its own edges."""
@@ -81,7 +90,7 @@ def det_input(frame_bgr: np.ndarray) -> DetInput:
         return DetInput(img, s, (left, top))
     s = DET_LONG_PX / long_side
     nw, nh = max(1, round(w * s)), max(1, round(h * s))
-    small = cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
+    small = _shrink(frame_bgr, nw, nh)
     m = DET_MULTIPLE
     ph, pw = -(-nh // m) * m, -(-nw // m) * m
     return DetInput(_pad_to(small, ph, pw, 0, 0, cv2.BORDER_CONSTANT), s, (0.0, 0.0))

@@ -268,8 +268,20 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     sides = [float(np.clip(f.side_px, med / params.side_spread, med * params.side_spread)) for f in keep]
     crops = [learned.crop_die(frame, f.center, s) for f, s in zip(keep, sides, strict=True)]
     probs, offs = learned.classify(models.classifier, crops)
+    # an unsure die is looked at again, centred where the classifier says its centre is
+    unsure = [i for i, p in enumerate(probs) if p.max() < params.min_value_prob and int(p.argmax()) < 6]
+    if unsure:
+        moved = [(keep[i].center[0] + float(offs[i][0]) * sides[i],
+                  keep[i].center[1] + float(offs[i][1]) * sides[i]) for i in unsure]
+        again = [learned.crop_die(frame, c, sides[i]) for c, i in zip(moved, unsure, strict=True)]
+        p2, o2 = learned.classify(models.classifier, again)
+        for j, i in enumerate(unsure):
+            if p2[j].max() > probs[i].max():
+                keep[i] = learned.Found(moved[j], keep[i].side_px, keep[i].score)
+                crops[i], probs[i], offs[i] = again[j], p2[j], o2[j]
     t2 = time.perf_counter()
     tray_bgr = np.median(di.image.reshape(-1, 3), axis=0)
+    tray_lab = tuple(float(v) for v in cv2.cvtColor(np.uint8([[tray_bgr]]), cv2.COLOR_BGR2Lab)[0, 0])
     h, w = frame.shape[:2]
     close_up = max(h, w) <= learned.CLOSE_UP_MAX_PX
     dice: list[Die] = []
@@ -287,6 +299,11 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         if cut:
             rejected.append(Rejection((cx, cy), OUTSIDE, outline, detail))
         elif c < 6 and p[c] >= params.min_value_prob:
+            dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), tray_bgr),
+                            (cx, cy), float(p[c]), outline))
+        elif c < 6 and p[c] >= params.agree_min_prob and (
+                pip_count(frame, (cx, cy), side, tray_lab, params) == learned.CLASSES[c]):
+            # less sure, but the classical pip count reads the same value: two reads agree
             dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), tray_bgr),
                             (cx, cy), float(p[c]), outline))
         elif c < 6:
@@ -307,6 +324,29 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             "total": (t3 - t0) * 1e3,
         },
     )
+
+
+def pip_count(frame: np.ndarray, centre: tuple[float, float], side_px: float,
+              tray_lab: tuple[float, float, float], params: Params = DEFAULT_PARAMS) -> int | None:
+    """The classical reader's value for one die found by the detector: the
+    die's region grown from a disc at its centre, its pips, the layout fit.
+    None when it can't tell."""
+    c = params.crop_side_px
+    crop = learned.crop_die(frame, centre, side_px, out_px=c, sides=1 + 2 * params.crop_margin)
+    die_px = c / (1 + 2 * params.crop_margin)
+    seed = np.zeros((c, c), np.uint8)
+    cv2.circle(seed, (c // 2, c // 2), int(die_px * 0.45), 255, -1)
+    mask = refine_mask(crop, seed, tray_lab, params)
+    e = max(1, round(c * params.mask_erode_frac))
+    mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * e + 1, 2 * e + 1)))
+    face_side = float(np.sqrt(max(1.0, float(np.count_nonzero(mask)))))
+    pips, field = find_pips(crop, mask, face_side, params)
+    mom = cv2.moments(mask, binaryImage=True)
+    fc = (mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]) if mom["m00"] else (c / 2, c / 2)
+    face = read_face(pips, field, face_side, fc, params)
+    if face.value is None or face.confidence < params.min_confidence:
+        return None
+    return int(face.value)
 
 
 def _centre_bgr(crop: np.ndarray) -> np.ndarray:
