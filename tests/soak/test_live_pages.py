@@ -7,11 +7,8 @@ import time
 
 import pytest
 
-from station.camera import ReplayCamera, default_replay_folder
 from station.config import Config
-from station.labels import LabelReader
 from station.station import Station
-from station.store import EventStore
 from tests.soak.live import Page, Served
 
 PAGES = 50
@@ -20,14 +17,8 @@ GAME = {"game": "red_mans_throw", "players": ["Ana", "Bruno"], "options": {"stak
 
 
 @pytest.fixture
-def station(tmp_path):
-    folder = default_replay_folder()
-    store = EventStore(tmp_path / "data")
-    st = Station(store, ReplayCamera(folder, loop=True), LabelReader(folder))
-    yield st
-    st.wait_idle()
-    st.close()
-    store.close()
+def station(demo_station):
+    return demo_station
 
 
 def play(st: Station, presses: int) -> None:

@@ -6,10 +6,6 @@ import re
 
 import pytest
 
-from station.camera import ReplayCamera, default_replay_folder
-from station.labels import LabelReader
-from station.station import Station
-from station.store import EventStore
 from web import create_app
 
 TOKEN = "test-token"
@@ -18,14 +14,8 @@ DEMO_GAME = {"game": "red_mans_throw", "players": ["Ana", "Bruno"], "options": {
 
 
 @pytest.fixture
-def station(tmp_path):
-    folder = default_replay_folder()
-    store = EventStore(tmp_path / "data")
-    st = Station(store, ReplayCamera(folder, loop=True), LabelReader(folder))
-    yield st
-    st.wait_idle()
-    st.close()
-    store.close()
+def station(demo_station):
+    return demo_station
 
 
 @pytest.fixture
