@@ -176,7 +176,8 @@ def drawn_scene(rng: np.random.Generator) -> tuple[np.ndarray, list]:
 def build(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(0)
     records = []  # (name, group, img, [(x, y, cls, side)])
-    sources = [(args.data / s, True) for s in SPLIT_SETS] + [(args.data / s, False) for s in FULL_SETS]
+    sources = [] if args.renders_only else (
+        [(args.data / s, True) for s in SPLIT_SETS] + [(args.data / s, False) for s in FULL_SETS])
     sources += [(Path(r), False) for r in args.renders]
     for root, split in sources:
         set_meds, rows = [], []
@@ -199,10 +200,10 @@ def build(args: argparse.Namespace) -> int:
             n_d += len(dice)
         print(f"{root.name}: {len(rows)} images, {n_d} dice, median side {set_med:.3f} of the long side",
               flush=True)
-    for i in range(DRAWN_SCENES):
+    for i in range(0 if args.renders_only else DRAWN_SCENES):
         img, dice = drawn_scene(rng)
         records.append((f"drawn/{i}", img, dice))
-    print(f"drawn: {DRAWN_SCENES} scenes", flush=True)
+    print(f"drawn: {0 if args.renders_only else DRAWN_SCENES} scenes", flush=True)
 
     # detector: each image at the detector's scale, with its dice there
     det_imgs, det_tg, det_val = [], [], []
@@ -348,7 +349,25 @@ def _nets():
         def forward(self, x):
             return self.fc(self.f(x))
 
-    return Detector, DetExport, Classifier
+    class ClassifierM(nn.Module):
+        """Three times the width and twice the depth of Classifier: the small
+        one under-fits (train accuracy barely above validation)."""
+
+        def __init__(self):
+            super().__init__()
+            self.f = nn.Sequential(
+                *cbr(3, 24), nn.MaxPool2d(2),
+                *cbr(24, 48), *cbr(48, 48), nn.MaxPool2d(2),
+                *cbr(48, 64), *cbr(64, 64), nn.MaxPool2d(2),
+                *cbr(64, 96), *cbr(96, 48, 2),
+            )
+            self.fc = nn.Sequential(nn.Flatten(), nn.Linear(48 * 9, 128), nn.ReLU(inplace=True),
+                                    nn.Dropout(0.1), nn.Linear(128, L.N_CLASSES + 2))
+
+        def forward(self, x):
+            return self.fc(self.f(x))
+
+    return Detector, DetExport, {"small": Classifier, "medium": ClassifierM}
 
 
 class _Clock:
@@ -397,13 +416,13 @@ def train_cls(args: argparse.Namespace) -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(1)
-    d = np.load(args.cache / "cls.npz")
-    x, y, off, val = d["x"], d["y"], d["off"], d["val"]
+    parts = [np.load(c / "cls.npz") for c in [args.cache, *args.extra]]
+    x, y, off, val = (np.concatenate([d[k] for d in parts]) for k in ("x", "y", "off", "val"))
     tr, va = np.nonzero(~val)[0], np.nonzero(val)[0]
     counts = np.bincount(y[tr], minlength=L.N_CLASSES).astype(np.float64)
     w = torch.tensor((counts.max() / np.maximum(counts, 1)) ** 0.5, dtype=torch.float32)
-    _, _, Classifier = _nets()
-    net = Classifier()
+    _, _, classifiers = _nets()
+    net = classifiers[args.arch]()
     if args.init:
         net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
@@ -598,6 +617,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "real")
     b.add_argument("--renders", type=Path, nargs="*", default=[])
     b.add_argument("--out", type=Path, required=True)
+    b.add_argument("--renders-only", action="store_true",
+                   help="only the --renders folders (an extra cache for `cls --extra`)")
     for name in ("cls", "det"):
         t = sub.add_parser(name, help=f"train the {'classifier' if name == 'cls' else 'detector'}")
         t.add_argument("--cache", type=Path, required=True)
@@ -608,6 +629,10 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run)")
         t.add_argument("--lr", type=float, default=3e-3)
         t.add_argument("--batch", type=int, default=128 if name == "cls" else 12)
+        if name == "cls":
+            t.add_argument("--arch", choices=("small", "medium"), default="medium")
+            t.add_argument("--extra", type=Path, nargs="*", default=[],
+                           help="more caches (build --renders-only) trained on with --cache's")
     args = ap.parse_args(argv)
     if args.cmd == "build":
         return build(args)

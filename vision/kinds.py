@@ -36,6 +36,8 @@ from vision.types import Die, Rejection
 KEEP_REFUSED = ("outside", "stacked")  # refusals no other reader may overturn
 NOT_D6_MIN_P = 0.9  # the network's P(another kind) that overturns a pip reader's d6 answer
 SUSPECT_D6_VALUES = (1, 2)  # a numeral's ink looks like one pip (a d8's 8: two)
+PIPS_SURE = 0.93  # a pip answer this sure stands: the face network mistakes coloured
+# 1s and 2s for numerals (rendered numeral dice read as 1/2 at <= 0.91)
 MIN_P = 0.7  # the network's probability of its answer (mean of the two reads)
 MIN_P_SCAN = 0.85  # the same for a die found only by the scan (no blob)
 PEAK_MIN_P = 0.5  # a scan cell is a die when P(not none) is above this
@@ -79,7 +81,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     if profile is None:
         # a pip answer stands unless the network is sure it is another kind;
         # only values a numeral's ink can fake are looked at (one read: time)
-        sus = [d for d in dice if d.kind == "d6" and d.value in SUSPECT_D6_VALUES]
+        sus = [d for d in dice if d.kind == "d6" and d.value in SUSPECT_D6_VALUES
+               and d.confidence < PIPS_SURE]
         probs, _ = net.forward([faces.crop(frame, d.center, _clamp(blob_side(d.outline, typical),
                                                                    typical)) for d in sus])
         kp = faces.kind_probs(probs) if len(sus) else {}

@@ -182,12 +182,29 @@ def detect(net: cv2.dnn.Net, frame_bgr: np.ndarray, min_score: float,
     return found, di
 
 
-def classify(net: cv2.dnn.Net, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Class probabilities (N, N_CLASSES) and centre offsets (N, 2), die sides."""
+def _turns(crop: np.ndarray, n: int) -> list[np.ndarray]:
+    """The crop and its first n-1 other views of the square's symmetries
+    (quarter turns, then mirrored): a d6 face reads the same in all eight."""
+    views = [crop, np.rot90(crop, 1), np.rot90(crop, 2), np.rot90(crop, 3)]
+    views += [v[:, ::-1] for v in views]
+    return [np.ascontiguousarray(v) for v in views[:n]]
+
+
+def classify(net: cv2.dnn.Net, crops: list[np.ndarray], views: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Class probabilities (N, N_CLASSES) and centre offsets (N, 2), die sides.
+
+    With `views` > 1 every crop is also looked at turned and mirrored (up to
+    8 views, one forward pass for all) and the probabilities are averaged:
+    a value one view is unsure of, the others usually confirm, and a guess
+    that holds in one view only is damped. Offsets are the unturned view's.
+    """
     if not crops:
         return np.zeros((0, N_CLASSES), np.float32), np.zeros((0, 2), np.float32)
-    net.setInput(blob_of(crops))
-    out = net.forward()  # (N, N_CLASSES + 2)
+    views = max(1, min(8, views))
+    batch = [v for c in crops for v in _turns(c, views)] if views > 1 else crops
+    net.setInput(blob_of(batch))
+    out = net.forward()  # (N * views, N_CLASSES + 2)
     logits = out[:, :N_CLASSES]
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True), out[:, N_CLASSES:]
+    p = (e / e.sum(axis=1, keepdims=True)).reshape(len(crops), views, N_CLASSES).mean(axis=1)
+    return p, out[::views, N_CLASSES:]

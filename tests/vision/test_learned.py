@@ -54,3 +54,19 @@ def test_classical_reader_stays_available():
     draw_die(img, (400, 300), 60, 5)
     assert [d.value for d in read_dice_classical(img).dice] == [5]
     assert [d.value for d in read_dice(img).dice] == [5]
+
+
+@pytest.mark.skipif(not HAVE_MODELS, reason="no bundled models")
+@pytest.mark.parametrize("value", [2, 3, 6])
+def test_a_die_turned_a_quarter_reads_alike(value):
+    """With the turned views averaged, a die's answer and its confidence do not
+    depend on how it lies: the table sees the same read for the same face."""
+    img = tray(bgr=(40, 90, 30))
+    draw_die(img, (400.0, 300.0), 50.0, value, angle_deg=20, body_bgr=(230, 230, 230), pip_bgr=(20, 20, 20))
+    net = learned.load_models().classifier
+    crop = learned.crop_die(img, (400.0, 300.0), 50.0)
+    p, _ = learned.classify(net, [crop, np.ascontiguousarray(np.rot90(crop))], views=4)
+    assert int(p[0].argmax()) == int(p[1].argmax()) == value - 1
+    assert p[0] == pytest.approx(p[1], abs=1e-4)
+    single, _ = learned.classify(net, [crop], views=1)
+    assert single.shape == p[:1].shape
