@@ -65,7 +65,8 @@ class Params:
     junk_max_score: float = 0.5  # an 'unknown object' peak below this is dropped, not refused
     dup_sides: float = 0.5  # two peaks nearer than this many sides are one die
     side_spread: float = 1.33  # a die's side is kept within this factor of the frame's median
-    views: int = 4  # each crop is classified turned and mirrored, probabilities averaged
+    relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...
+    views: int = 4  # ... turned and mirrored this many ways, the probabilities averaged
     min_value_prob: float = 0.75  # answer a value only this sure (else 'low confidence')
     agree_min_prob: float = 0.4  # ... or this sure and the classical pip count agrees
     cut_sides: float = 0.5  # a die whose centre is nearer the edge than this many sides is outside

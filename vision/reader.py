@@ -267,16 +267,19 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     med = float(np.median([f.side_px for f in keep])) if keep else 1.0
     sides = [float(np.clip(f.side_px, med / params.side_spread, med * params.side_spread)) for f in keep]
     crops = [learned.crop_die(frame, f.center, s) for f, s in zip(keep, sides, strict=True)]
-    probs, offs = learned.classify(models.classifier, crops, params.views)
-    # an unsure die is looked at again, centred where the classifier says its centre is
-    unsure = [i for i, p in enumerate(probs) if p.max() < params.min_value_prob and int(p.argmax()) < 6]
+    probs, offs = learned.classify(models.classifier, crops)
+    # a die the first look is unsure of is looked at again: turned and mirrored
+    # (views averaged), and centred where the classifier says its centre is
+    unsure = [i for i, p in enumerate(probs) if p.max() < params.relook_below and int(p.argmax()) < 6]
     if unsure:
         moved = [(keep[i].center[0] + float(offs[i][0]) * sides[i],
                   keep[i].center[1] + float(offs[i][1]) * sides[i]) for i in unsure]
         again = [learned.crop_die(frame, c, sides[i]) for c, i in zip(moved, unsure, strict=True)]
+        p1, _ = learned.classify(models.classifier, [crops[i] for i in unsure], params.views)
         p2, o2 = learned.classify(models.classifier, again, params.views)
         for j, i in enumerate(unsure):
-            if p2[j].max() > probs[i].max():
+            probs[i] = p1[j]
+            if p2[j].max() > p1[j].max():
                 keep[i] = learned.Found(moved[j], keep[i].side_px, keep[i].score)
                 crops[i], probs[i], offs[i] = again[j], p2[j], o2[j]
     t2 = time.perf_counter()
