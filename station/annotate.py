@@ -5,14 +5,18 @@ Drawing only (OpenCV); the reader and the rules never see it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
-from vision.types import Reading
+from station.tray import tray_polygon
+from vision.types import Point, Reading
 
 DIE_BGR = (60, 220, 60)  # read dice: green
 REFUSED_BGR = (40, 40, 240)  # refused dice and the "throw again" banner: red
 TEXT_BGR = (255, 255, 255)
+TRAY_BGR = (77, 204, 255)  # the calibrated tray's outline: the calibration page's yellow
 DEFAULT_RADIUS_FRACTION = 0.03  # circle around a die whose outline is unknown, of the frame width
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 
@@ -48,9 +52,15 @@ def _outline(image, outline, center, colour) -> int:
     return c[1] - r
 
 
-def annotate(frame_bgr: np.ndarray, reading: Reading, message: str | None = None) -> np.ndarray:
-    """A copy of the frame with the read drawn on it; `message` (a refusal) as a banner."""
+def annotate(frame_bgr: np.ndarray, reading: Reading, message: str | None = None,
+             tray: Sequence[Point] = ()) -> np.ndarray:
+    """A copy of the frame with the read drawn on it; `message` (a refusal) as a banner;
+    `tray`: the calibrated tray's corners, drawn as a thin outline."""
     image = frame_bgr.copy()
+    polygon = tray_polygon(tray)
+    if len(polygon) >= 3:
+        pts = np.round(np.array(polygon, dtype=np.float64)).astype(np.int32)
+        cv2.polylines(image, [pts], True, TRAY_BGR, max(1, int(_scale(image))), cv2.LINE_AA)
     for i, die in enumerate(reading.dice):
         top = _outline(image, die.outline, die.center, DIE_BGR)
         _label(image, f"{i}: {die.value}", (int(die.center[0]) - 20, top - 6), DIE_BGR)

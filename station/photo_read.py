@@ -40,7 +40,7 @@ def read_photo(station: Any, image_bgr: np.ndarray, *, override: bool = False,
     camera = station.camera
     try:
         station.camera = PhotoCamera(image_bgr, source)
-        return station._read(override, t0)
+        return station._read(override, t0, on_tray=False)  # not the camera's view
     finally:
         station.camera = camera
         station._pending.release()

@@ -12,13 +12,14 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import logging
 import queue
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -33,7 +34,10 @@ from station.session import Replay, replay, script
 from station.storage import DiskFull, check_free_space, prune_photos
 from station.store import EventStore, StoredEvent, StoredGame
 from station.table import Seating, check_moved, map_read
+from station.tray import Layout, LayoutError, limit_to_tray, load_layout
 from vision.types import Reading
+
+log = logging.getLogger(__name__)
 
 Reader = Callable[[np.ndarray], Reading]
 STILL_WORK_WIDTH_PX = 160  # frames are compared at this width: cheap, and ignores sensor noise
@@ -131,6 +135,8 @@ class Station:
         self.reader = reader
         self.config = config or Config()
         self.seating = Seating.from_config(self.config.table)
+        self.tray_corners: tuple[tuple[float, float], ...] = ()  # none: the whole photo counts
+        self.layout_problem = ""  # why the saved tray layout was ignored ("" if it was not)
         self.led = led
         self.auto_game = dict(auto_game) if auto_game else None  # demo: start one when needed
         self.sleep = sleep
@@ -143,6 +149,7 @@ class Station:
         self._hung_since = 0.0
         self.game_row: StoredGame | None = None
         self.replay: Replay | None = None
+        self._load_layout()
         self._load()
         last = self._last_source()
         if last and hasattr(camera, "resume_after"):
@@ -160,6 +167,28 @@ class Station:
             self.replay = None
             if self.game_row is not None:
                 self.replay = replay(self.game_row, self.store.events(self.game_row.id))
+
+    def _load_layout(self) -> None:
+        """The tray corners and seat zones saved by the calibration page, if any. An unusable
+        file is reported and ignored: the station runs on the config's zones."""
+        try:
+            layout = load_layout(self.store.folder)
+        except LayoutError as exc:
+            self.layout_problem = (f"the tray calibration was ignored ({exc}): open the GM "
+                                   "screen, Calibrate, and save the corners and zones again")
+            log.warning("dicestation: %s", self.layout_problem)
+            return
+        if layout is not None:
+            self.set_layout(layout)
+
+    def set_layout(self, layout: Layout) -> None:
+        """Use these tray corners and seat zones from the next read on (zones: the config's
+        when the layout has none)."""
+        zones = layout.zones or self.config.table.zones
+        with self._lock:
+            self.seating = replace(self.seating, zones=zones)
+            self.tray_corners = tuple(layout.corners)
+            self.layout_problem = ""
 
     def _last_source(self) -> str | None:
         for g in reversed(self.store.games()):
@@ -372,7 +401,9 @@ class Station:
             frame, small = nxt, nsmall
         return frame
 
-    def _read(self, override: bool, t_press: float) -> ReadOutcome:
+    def _read(self, override: bool, t_press: float, *, on_tray: bool = True) -> ReadOutcome:
+        """One read. `on_tray`: the frame is the station camera's, so the calibrated tray
+        applies (a phone's upload is not in the camera's pixels)."""
         with self._lock:
             if (self.game_row is None or self.game_row.status != "open") and self.auto_game:
                 self.start_game(**self.auto_game)
@@ -388,9 +419,11 @@ class Station:
             return ReadOutcome("camera", f"camera problem: {exc}; press again")
         except Misfit as exc:
             return ReadOutcome("refused", str(exc))
-        reading = self.reader(frame.image_bgr)
+        raw = self.reader(frame.image_bgr)
         h, w = frame.image_bgr.shape[:2]
         with self._lock:
+            tray = self.tray_corners if on_tray else ()
+            reading = limit_to_tray(raw, tray)  # stored, drawn and shown alike
             row, rp = self._open()
             message = ""
             throws = []
@@ -415,10 +448,12 @@ class Station:
             }
             if message:
                 data["message"] = message
+            if tray:
+                data["tray"] = [list(p) for p in tray]  # the tray the read was limited to
             q = self.config.read.jpeg_quality
             photos = {
                 ".jpg": encode_jpeg(frame.image_bgr, q),
-                "-annotated.jpg": encode_jpeg(annotate(frame.image_bgr, reading, message), q),
+                "-annotated.jpg": encode_jpeg(annotate(frame.image_bgr, reading, message, tray), q),
             }
             try:
                 ev = self.store.append(row.id, kind, data, photos)
