@@ -1,7 +1,8 @@
 """Calibration pages: the empty tray, its corners and seat zones, teaching a dice set, evaluation.
 
 Files live in the data folder: `calibration/empty.jpg`, `calibration/tray.json`
-(corners and zones; the zones also replace the station's seating at once), and
+(corners and zones, station.tray; the station uses them at once and loads them at
+every start), and
 `calibration/sets/NAME/` (labelled photos, FORMATS.md §1: a data set that
 `dicestation teach` and `eval` read). Teaching calls `calibration.teach` and
 saves the profile with `calibration.profile_io` when they are installed.
@@ -12,7 +13,6 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,9 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 
 from rules.base import KIND_VALUES
 from station.annotate import encode_jpeg
-from station.config import Zone
 from station.store import write_atomic
+from station.tray import Layout, LayoutError, parse_layout
+from station.tray import points as tray_points
 from web.api import body
 from web.security import decode_image, gm_required
 
@@ -43,11 +44,9 @@ def folder() -> Path:
 
 
 def _layout() -> dict[str, Any]:
-    path = folder() / "tray.json"
-    if path.exists():
-        return json.loads(path.read_text())
-    zones = [{"name": z.name, "polygon": [list(p) for p in z.polygon]} for z in _station().seating.zones]
-    return {"corners": [], "zones": zones}
+    """The corners and zones in effect (those of tray.json, or the config's zones)."""
+    st = _station()
+    return Layout(st.tray_corners, st.seating.zones).to_json()
 
 
 def _sets() -> list[dict[str, Any]]:
@@ -61,6 +60,7 @@ def _sets() -> list[dict[str, Any]]:
 @gm_required
 def page():
     return render_template("calibrate.html", layout=_layout(), sets=_sets(),
+                           layout_problem=_station().layout_problem,
                            has_empty=(folder() / "empty.jpg").exists(),
                            can_teach=importlib.util.find_spec("calibration.teach") is not None)
 
@@ -93,41 +93,27 @@ def capture_empty():
 
 
 def _points(raw: Any, where: str, at_least: int) -> list[list[float]]:
-    if not isinstance(raw, list) or len(raw) < at_least or not all(
-            isinstance(p, list) and len(p) == 2
-            and all(isinstance(c, (int, float)) and not isinstance(c, bool) and c >= 0 for c in p)
-            for p in raw):
-        abort(400, f"{where}: expected {at_least} or more [x, y] points in pixels")
-    return [[float(x), float(y)] for x, y in raw]
+    try:
+        return [list(p) for p in tray_points(raw, where, at_least)]
+    except LayoutError as exc:
+        abort(400, str(exc))
 
 
 @bp.post("/layout")
 @gm_required
 def save_layout():
-    """Save the tray corners and seat zones; the zones take effect at once."""
+    """Save the tray corners and seat zones; they take effect at once (and at every start)."""
     data = body()
     unknown = sorted(set(data) - {"corners", "zones"})
     if unknown:
         abort(400, f"unknown field {unknown[0]!r} (known: corners, zones)")
-    corners = _points(data.get("corners", []), "corners", 0)
-    if corners and len(corners) != 4:
-        abort(400, "corners: expected exactly 4 points (or none)")
-    zones_raw = data.get("zones", [])
-    if not isinstance(zones_raw, list):
-        abort(400, "zones: expected a list of {name, polygon}")
-    zones = []
-    for i, z in enumerate(zones_raw):
-        if not isinstance(z, dict) or not isinstance(z.get("name"), str) or not z["name"].strip():
-            abort(400, f"zones[{i}]: expected a name and a polygon")
-        zones.append({"name": z["name"].strip(), "polygon": _points(z.get("polygon"), f"zones[{i}].polygon", 3)})
-    if len({z["name"] for z in zones}) != len(zones):
-        abort(400, "zones: two zones have the same name")
-    layout = {"corners": corners, "zones": zones}
-    write_atomic(folder() / "tray.json", json.dumps(layout, indent=1).encode())
-    st = _station()
-    st.seating = replace(st.seating, zones=tuple(
-        Zone(z["name"], tuple((x, y) for x, y in z["polygon"])) for z in zones))
-    return jsonify(layout)
+    try:
+        layout = parse_layout(data)
+    except LayoutError as exc:
+        abort(400, str(exc))
+    write_atomic(folder() / "tray.json", json.dumps(layout.to_json(), indent=1).encode())
+    _station().set_layout(layout)
+    return jsonify(layout.to_json())
 
 
 @bp.post("/teach-photo")

@@ -13,11 +13,13 @@ function toast(text, bad) {
   clearTimeout(toast.timer); toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
-function setSize(w, h) {
+function setSize(w, h, photo) {
   size = [w, h];
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   img.setAttribute("width", w); img.setAttribute("height", h);
-  if (!layout.corners.length) layout.corners = [[w * .05, h * .05], [w * .95, h * .05], [w * .95, h * .95], [w * .05, h * .95]];
+  // Corners are offered only on the camera's photo: guessed on a placeholder size they
+  // would limit reads to a wrong part of the frame once saved.
+  if (!layout.corners.length && photo) layout.corners = [[w * .05, h * .05], [w * .95, h * .05], [w * .95, h * .95], [w * .05, h * .95]];
   draw();
 }
 
@@ -73,7 +75,7 @@ function draw() {
 
 function loadTray(url) {
   const probe = new Image();
-  probe.onload = () => { img.setAttribute("href", url); setSize(probe.naturalWidth, probe.naturalHeight); document.getElementById("no-empty").hidden = true; };
+  probe.onload = () => { img.setAttribute("href", url); setSize(probe.naturalWidth, probe.naturalHeight, true); document.getElementById("no-empty").hidden = true; };
   probe.onerror = () => setSize(640, 480);
   probe.src = url;
 }
