@@ -19,6 +19,7 @@ from station.camera import Camera, open_camera
 from station.config import Config, load_config
 from station.errors import StationError
 from station.storage import StorageLimits, free_mb
+from station.tray import LayoutError, layout_path, load_layout
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 BUTTON_WAIT_S = 15.0
@@ -151,13 +152,20 @@ def check_button(cfg: Config, *, wait_s: float = BUTTON_WAIT_S, pin_factory: Any
 
 
 def check_calibration(cfg: Config) -> Check:
-    zones = len(cfg.table.zones)
-    calib = cfg.data_dir / "calibration.json"
+    """The tray layout saved by the calibration page (station.tray), and the seat zones."""
+    try:
+        layout = load_layout(cfg.data_dir)
+    except LayoutError as exc:
+        return Check("calibration", FAIL, f"{exc}; the station ignores it (config zones only, "
+                     "no tray corners)", "GM screen -> Calibrate: set the corners and seat zones "
+                     f"and save them again (or delete {layout_path(cfg.data_dir)})")
     parts = []
-    if calib.exists():
-        parts.append(f"tray calibrated ({calib})")
-    if zones:
-        parts.append(f"{zones} seat zones")
+    if layout is not None and layout.corners:
+        parts.append(f"tray corners set ({layout_path(cfg.data_dir)})")
+    if layout is not None and layout.zones:
+        parts.append(f"{len(layout.zones)} seat zones (calibration)")
+    elif cfg.table.zones:
+        parts.append(f"{len(cfg.table.zones)} seat zones (config)")
     if not parts:
         return Check("calibration", WARN, "no tray calibration and no seat zones",
                      "GM screen -> Calibrate: capture the empty tray, set its corners and the "

@@ -88,3 +88,19 @@ def test_the_command_exits_1_on_a_failure(tmp_path, capsys):
     assert run_doctor(Args()) == 1
     out = capsys.readouterr().out
     assert "[FAIL] camera" in out and "/dev/video" in out
+
+
+def test_calibration_reads_the_pages_tray_file(tmp_path):
+    from station.config import load_config
+    from station.doctor import check_calibration
+
+    cfg = load_config(write_config(tmp_path))
+    tray = tmp_path / "data" / "calibration" / "tray.json"
+    tray.parent.mkdir(parents=True)
+    tray.write_text('{"corners": [[0, 0], [9, 0], [9, 9], [0, 9]], '
+                    '"zones": [{"name": "A", "polygon": [[0, 0], [9, 0], [9, 9]]}]}')
+    check = check_calibration(cfg)
+    assert check.status == OK and "tray corners set" in check.detail and "1 seat zones" in check.detail
+    tray.write_text('{"corners": [[0, 0]')
+    check = check_calibration(cfg)
+    assert check.status == FAIL and "not valid JSON" in check.detail and "Calibrate" in check.fix
