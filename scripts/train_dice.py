@@ -532,10 +532,13 @@ def train_det(args: argparse.Namespace) -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(2)
-    d = np.load(args.cache / "det.npz")
-    val = d["val"]
-    imgs = [d[f"img{i}"] for i in range(len(val))]
-    tgs = [d[f"tg{i}"] for i in range(len(val))]
+    imgs, tgs, vals = [], [], []
+    for c in [args.cache, *args.extra]:
+        d = np.load(c / "det.npz")
+        imgs += [d[f"img{i}"] for i in range(len(d["val"]))]
+        tgs += [d[f"tg{i}"] for i in range(len(d["val"]))]
+        vals.append(d["val"])
+    val = np.concatenate(vals)
     tr = [i for i in range(len(val)) if not val[i]]
     va = [i for i in range(len(val)) if val[i]]
     Detector, DetExport, _ = _nets()
@@ -629,10 +632,10 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run)")
         t.add_argument("--lr", type=float, default=3e-3)
         t.add_argument("--batch", type=int, default=128 if name == "cls" else 12)
+        t.add_argument("--extra", type=Path, nargs="*", default=[],
+                       help="more caches (build --renders-only) trained on with --cache's")
         if name == "cls":
             t.add_argument("--arch", choices=("small", "medium"), default="medium")
-            t.add_argument("--extra", type=Path, nargs="*", default=[],
-                           help="more caches (build --renders-only) trained on with --cache's")
     args = ap.parse_args(argv)
     if args.cmd == "build":
         return build(args)
