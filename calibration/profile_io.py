@@ -1,10 +1,11 @@
 """Save and load a profile folder: `profile.json` (small, readable, versioned)
 and `faces.npz` (the taught faces' features).
 
-`profile.json` names its `format` version; this code reads every version up to
-its own (older ones are upgraded on load) and refuses a newer one, or one made
-with another feature extractor, with a message naming both versions. The
-embeddings are stored as float16 (a profile of a whole set stays < 1 MB).
+`profile.json` names its `format` version; this code reads its own version and
+refuses an older one (it lacks the face exemplars: teach again), a newer one,
+or one made with another feature extractor, with a message naming the
+versions. The embeddings are stored as float16, the exemplars as uint8 (a
+profile of a whole set stays < 2 MB).
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ def save(profile: Profile, folder: str | Path) -> Path:
     }
     arrays = {"features": profile.features.astype(np.float16),
               "class_idx": profile.class_idx.astype(np.int16),
-              "set_idx": profile.set_idx.astype(np.int16)}
+              "set_idx": profile.set_idx.astype(np.int16),
+              "exemplars": profile.exemplars.astype(np.uint8),
+              "ex_class": profile.ex_class.astype(np.int16),
+              "ex_set": profile.ex_set.astype(np.int16),
+              "side_ratio": np.asarray(profile.side_ratio, np.float32)}
     np.savez_compressed(folder / NPZ_NAME, **arrays)
     (folder / JSON_NAME).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     return folder
@@ -63,6 +68,11 @@ def load(folder: str | Path) -> Profile:
     version = doc.get("version")
     if not isinstance(version, int) or version < 1:
         raise ProfileError(f"{jpath}: bad profile version {version!r}")
+    if version < PROFILE_VERSION:
+        raise ProfileError(
+            f"{jpath}: profile version {version} is older than this station reads "
+            f"(version {PROFILE_VERSION}: it also keeps pictures of every taught face); "
+            f"teach the set again (`dicestation teach`)")
     if version > PROFILE_VERSION:
         raise ProfileError(
             f"{jpath}: profile version {version} is newer than this station reads "
@@ -94,6 +104,10 @@ def load(folder: str | Path) -> Profile:
             class_idx=arrays["class_idx"].astype(np.int32),
             set_idx=arrays["set_idx"].astype(np.int32),
             meta=dict(doc.get("meta") or {}),
+            exemplars=arrays["exemplars"].astype(np.uint8),
+            ex_class=arrays["ex_class"].astype(np.int32),
+            ex_set=arrays["ex_set"].astype(np.int32),
+            side_ratio=tuple(float(x) for x in arrays["side_ratio"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ProfileError(f"{folder}: damaged profile: {exc!r}") from exc

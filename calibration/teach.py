@@ -7,6 +7,11 @@ penultimate layer, paired as vision.kinds pairs its two reads) are kept with
 the die's (kind, value) and set. Sets come from the labels' `set` (one
 SetInfo per set; unnamed dice form the set named after their kind). A labelled
 image without centres is taught only when it shows one die (its largest blob).
+
+Every labelled die also leaves a grey exemplar of its face (vision.templates),
+centred where the reader finds it (its blob's centre, else the label's) and
+sized by the image's typical die side times its set's size ratio; at most
+MAX_EXEMPLARS per (set, face), chosen at random.
 """
 
 from __future__ import annotations
@@ -20,12 +25,13 @@ import cv2
 import numpy as np
 
 from calibration.dataset import IMAGE_SUFFIXES, DatasetError, Sample, load_sample
-from vision import faces, kinds, reader
+from vision import faces, kinds, reader, templates
 from vision.profile import FEATURE_VERSION, PROFILE_VERSION, Profile, SetInfo
 
 TEACH_ANGLES_DEG = tuple(range(0, 360, 60))
 MAX_ROWS_PER_CLASS = 240  # rows beyond are subsampled (profile size)
 BLOB_MATCH_SIDES = 0.6  # a blob whose centre is this near a label's is that die's blob
+MAX_EXEMPLARS = 48  # grey face exemplars kept per (set, face)
 
 
 class TeachError(ValueError):
@@ -50,9 +56,11 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
     rows: list[np.ndarray] = []
     keys: list[tuple[tuple[str, int | str], str]] = []
     per_set: dict[str, dict] = defaultdict(lambda: {"kinds": Counter(), "colours": Counter(),
-                                                    "sides": [], "labs": [], "faces": set(),
+                                                    "sides": [], "labs": [], "faces": set(), "ratios": [],
                                                     "n": 0})
     taught = missed = 0
+    greys: list[np.ndarray] = []
+    spots: list[tuple[int, tuple[float, float], float, tuple[str, int | str], str]] = []
     for sample in samples:
         frame = cv2.imdecode(np.fromfile(str(sample.image), np.uint8), cv2.IMREAD_COLOR)
         if frame is None:
@@ -69,6 +77,8 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
             continue
         sides = _sides(pts, blobs, frame)
         long_side = float(max(frame.shape[:2]))
+        img_side = kinds.image_side([s for _, s in blobs]) or float(np.median(sides))
+        greys.append(templates.grey(frame))
         for lab, centre, side in zip(sample.dice, pts, sides, strict=True):
             if faces.class_index(lab.kind, lab.value) is None:
                 missed += 1
@@ -84,6 +94,9 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
             st["sides"].append(side / long_side)
             st["labs"].append(_centre_lab(frame, centre, side))
             st["faces"].add((lab.kind, lab.value))
+            st["ratios"].append(side / img_side)
+            spots.append((len(greys) - 1, _reader_centre(centre, blobs), img_side,
+                          (lab.kind, lab.value), name))
             st["n"] += 1
             taught += 1
     if not rows:
@@ -107,6 +120,9 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
         )
         for n in set_names
     )
+    ratio = {n: float(np.median(per_set[n]["ratios"])) for n in set_names}
+    ex, ex_class, ex_set = _exemplars(greys, spots, ratio, classes, set_names,
+                                      np.random.default_rng(seed))
     info = dict(meta or {})
     info.update({"images": len(samples), "dice_taught": taught, "dice_not_found": missed,
                  "model_version": faces.MODEL_VERSION,
@@ -115,7 +131,33 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
         log(f"taught {taught} dice ({missed} labelled dice not taught) from {len(samples)} images "
             f"in {info['seconds']} s")
     return Profile(PROFILE_VERSION, FEATURE_VERSION, sets, classes, feats, class_idx, set_idx,
-                   info)
+                   info, ex, ex_class, ex_set, tuple(ratio[n] for n in set_names))
+
+
+def _reader_centre(centre, blobs) -> tuple[float, float]:
+    """Where the reader puts this die's centre: its blob's, if one is near."""
+    near = [(np.hypot(c[0] - centre[0], c[1] - centre[1]), c) for c, s in blobs
+            if np.hypot(c[0] - centre[0], c[1] - centre[1]) < BLOB_MATCH_SIDES * s]
+    return tuple(map(float, min(near)[1])) if near else tuple(map(float, centre))
+
+
+def _exemplars(greys, spots, ratio, classes, set_names, rng):
+    """At most MAX_EXEMPLARS grey face crops per (set, face)."""
+    groups: dict[tuple[str, tuple], list[int]] = defaultdict(list)
+    for i, (_, _, _, kv, name) in enumerate(spots):
+        groups[(name, kv)].append(i)
+    ex, ex_class, ex_set = [], [], []
+    for (name, kv), idx in sorted(groups.items(), key=lambda t: (t[0][0], str(t[0][1]))):
+        if len(idx) > MAX_EXEMPLARS:
+            idx = sorted(rng.choice(idx, MAX_EXEMPLARS, replace=False).tolist())
+        for i in idx:
+            g, centre, img_side = spots[i][0], spots[i][1], spots[i][2]
+            ex.append(templates.exemplar(greys[g], centre, img_side * ratio[name]))
+            ex_class.append(classes.index(kv))
+            ex_set.append(set_names.index(name))
+    shape = (len(ex), templates.TPL_PX, templates.TPL_PX)
+    return (np.asarray(ex, np.uint8).reshape(shape), np.asarray(ex_class, np.int32),
+            np.asarray(ex_set, np.int32))
 
 
 def _embeddings(net: faces.FaceNet, frame: np.ndarray, centre, side: float) -> np.ndarray:

@@ -9,11 +9,16 @@ Two reads must agree before a die is answered, else it is refused:
 - without a profile: the network on the die's crop and on the same crop
   turned a quarter turn (the network has learnt any rotation, so a real
   numeral reads the same both ways; a doubtful one does not);
-- with a profile (a taught set): the network's answer, restricted to the
-  faces the profile was taught, and a vote of the profile's nearest taught
-  faces (embeddings of the network's penultimate layer). When they differ,
-  the vote wins only when it is unanimous and the network gives its answer
-  some probability.
+- with a profile (a taught set): the die's crop matched against grey
+  exemplars of the same physical dice, taught (vision.templates): the best
+  (set, face) is answered only when it is clearly better than the best
+  *other* face (TAUGHT_MARGIN) and the network does not call the die
+  something else (the answered kind is its likeliest of the taught kinds,
+  with P >= TAUGHT_KIND_MIN; P(none) at most TAUGHT_NONE_MAX); a taba face
+  (every bone differs) also needs the network's own reading of the face;
+- with a profile of the previous version (no exemplars: only in tests), the
+  network's answer restricted to the taught faces and a vote of the nearest
+  taught embeddings.
 
 Dice the blob finder missed (touching dice, shadows) are proposed by running
 the network over the whole frame (`_scan`) when a profile is given or when
@@ -29,7 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import faces
+from vision import faces, templates
 from vision.profile import Profile
 from vision.types import Die, Rejection
 
@@ -47,6 +52,13 @@ KNN_K = 7
 KNN_MIN_VOTE = 0.7  # share of the k nearest that agree
 KNN_OVERRULE_P = 0.3  # the vote overrules the network only if the network gives it this much
 MAX_SCAN_PX = 1.2e6  # the scan's input, at most (pixels)
+TAUGHT_MARGIN = 0.05  # exemplar score of the best face over the best other face
+TAUGHT_MARGIN_SCAN = 0.08  # the same for a die found only by the scan
+TAUGHT_MIN_SCORE = 0.4  # the best exemplar's correlation, at least
+TAUGHT_KIND_MIN = 0.2  # the network's P(the answered kind), at least
+TAUGHT_NONE_MAX = 0.5  # the network's P(not a die), at most
+SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die) >= this
+SCAN_TAUGHT_MAX = 8  # and at most this many peaks per frame, strongest first
 UNREADABLE = "unreadable"
 NOT_READ = "not read"
 
@@ -93,11 +105,23 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     sides = [_clamp(blob_side(it.outline, typical), typical) for it in items]
     reads = _read_at(net, frame, [it.center for it in items], sides)
     refused: list[Rejection] = []
+    taught = None
+    if profile is not None and len(profile.exemplars):
+        img_side = image_side([blob_side(it.outline) for it in list(dice) + list(rejected)
+                               if len(it.outline) >= 3]) or typical
+        taught = _Taught(profile, templates.grey(frame), img_side)
     for it, rd in zip(items, reads, strict=True):
-        d = _decide(rd, it.outline, profile)
+        if taught is not None:
+            d = taught.decide(rd, it.outline)
+            if isinstance(it, Die) and it.kind == "d6" and _pip_answer_stands(it, d, rd, profile):
+                answers.append(it)
+                continue
+        else:
+            d = _decide(rd, it.outline, profile)
         if isinstance(d, Die) and (profile is not None or d.kind != "d6"):
             answers.append(d)
-        elif isinstance(it, Die) and profile is not None and _pips_stand(it, rd, profile):
+        elif (taught is None and isinstance(it, Die) and profile is not None
+              and _pips_stand(it, rd, profile)):
             answers.append(it)  # a taught d6 face the network did not read: the pips stand
         else:
             why = it.why if isinstance(it, Rejection) else NOT_READ
@@ -105,7 +129,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
                 why = UNREADABLE
             refused.append(Rejection(it.center, why, it.outline, f"faces: {d}"))
     if profile is not None or any(a.kind != "d6" for a in answers):
-        answers, refused = _add_scanned(net, frame, typical, answers, refused, profile)
+        answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught)
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
@@ -195,10 +219,80 @@ def _knn(profile: Profile, emb: np.ndarray | None) -> tuple[int | None, float, s
     return faces.class_index(*kv), share, set_name
 
 
+# ----------------------------------------------------------------------------- taught
+
+
+class _Taught:
+    """Reading dice against a profile's exemplars (vision.templates)."""
+
+    def __init__(self, profile: Profile, grey: np.ndarray, img_side: float) -> None:
+        self.profile = profile
+        self.grey = grey
+        self.img_side = img_side
+        self.keys = profile.bank_keys  # (set index, class index) per bank class
+        self.answer_of = [profile.classes[c] for _, c in self.keys]
+
+    def scores(self, centre) -> np.ndarray:
+        """Best exemplar score of every bank class, each set's exemplars
+        compared with a crop sized for that set."""
+        p = self.profile
+        out = np.full(len(self.keys), -1.0, np.float32)
+        for si, rows in p.bank_rows.items():
+            ratio = p.side_ratio[si] if si < len(p.side_ratio) else 1.0
+            out = np.maximum(out, templates.match(p.bank, self.grey, centre,
+                                                  self.img_side * ratio, rows))
+        return out
+
+    def decide(self, rd: _Read, outline, margin: float = TAUGHT_MARGIN) -> Die | str:
+        probs = rd.probs
+        if float(probs[0]) > TAUGHT_NONE_MAX:
+            return "unknown object"
+        if float(probs[1]) >= MIN_P:
+            return UNREADABLE
+        sc = self.scores(rd.centre)
+        b = int(sc.argmax())
+        kind, value = self.answer_of[b]
+        rivals = [s for s, kv in zip(sc, self.answer_of, strict=True) if kv != (kind, value)]
+        second = max(rivals, default=-1.0)
+        if sc[b] < TAUGHT_MIN_SCORE or sc[b] - second < margin:
+            return NOT_READ
+        kp = faces.kind_probs(probs[None])
+        if (float(kp[kind][0]) < TAUGHT_KIND_MIN
+                or max(self.profile.kinds, key=lambda k: float(kp[k][0])) != kind):
+            return NOT_READ  # the network calls it another of the taught kinds
+        if kind == "taba" and _net_face(probs, kind, self.profile) != value:
+            return NOT_READ  # every bone differs: the network must read the same face
+        s = self.profile.sets[self.keys[b][0]]
+        colour = s.colour or ("bone" if kind == "taba" else None)
+        return Die(kind, value, colour, rd.centre, float(sc[b]), tuple(outline))
+
+
+def _net_face(probs: np.ndarray, kind: str, profile: Profile):
+    """The network's most probable taught face of `kind`."""
+    idx = [i for kv in profile.classes if kv[0] == kind
+           if (i := faces.class_index(*kv)) is not None]
+    return faces.CLASSES[max(idx, key=lambda i: probs[i])][1] if idx else None
+
+
+def _pip_answer_stands(pip: Die, taught: Die | str, rd: _Read, profile: Profile) -> bool:
+    """A pip reader's d6 answer under a profile with exemplars: it stands
+    unless the exemplars read the die as another face, or the profile never
+    taught that d6 face."""
+    if isinstance(taught, Die):
+        return (taught.kind, taught.value) == (pip.kind, pip.value)
+    return taught == NOT_READ and _pips_stand(pip, rd, profile)
+
+
+def image_side(sides) -> float | None:
+    """The image's typical die side: the median of its dice's (blobs') sides."""
+    sides = [float(s) for s in sides if s > 0]
+    return float(np.median(sides)) if sides else None
+
+
 # ----------------------------------------------------------------------------- scan
 
 
-def _add_scanned(net, frame, typical, answers, refused, profile):
+def _add_scanned(net, frame, typical, answers, refused, profile, taught=None):
     """Dice the blobs missed: the network over the whole frame, peaks of
     P(a die) away from every answer, each read twice at its cell."""
     k = faces.DIE_PX / typical
@@ -220,6 +314,10 @@ def _add_scanned(net, frame, typical, answers, refused, profile):
     new = [c for c in cs if not any(np.hypot(c[0] - t[0], c[1] - t[1]) < MERGE_SIDES * typical
                                     for t in taken)]
     new = [c for c in new if 0 <= c[0] < w and 0 <= c[1] < h]
+    if taught is not None:  # the strongest few peaks only (matching costs time)
+        strength = {c: float(die_p[y, x]) for c, y, x in zip(cs, ys, xs, strict=True)}
+        new = sorted((c for c in new if strength[c] >= SCAN_TAUGHT_MIN_P),
+                     key=lambda c: -strength[c])[:SCAN_TAUGHT_MAX]
     if not new:
         return answers, refused
     reads = _read_at(net, frame, new, [typical] * len(new))
@@ -228,7 +326,8 @@ def _add_scanned(net, frame, typical, answers, refused, profile):
         h2 = typical / 2  # no blob: a square of the typical side
         box = ((rd.centre[0] - h2, rd.centre[1] - h2), (rd.centre[0] + h2, rd.centre[1] - h2),
                (rd.centre[0] + h2, rd.centre[1] + h2), (rd.centre[0] - h2, rd.centre[1] + h2))
-        d = _decide(rd, box, profile, MIN_P_SCAN)
+        d = (taught.decide(rd, box, TAUGHT_MARGIN_SCAN) if taught is not None
+             else _decide(rd, box, profile, MIN_P_SCAN))
         if isinstance(d, Die):
             answers.append(d)
         elif d == UNREADABLE:

@@ -4,8 +4,9 @@ A profile holds, per dice set named in the teaching labels, what the set is
 (kinds, typical size, body colour) and, for all sets together, the appearance
 of every taught face: embeddings of the face network (vision.faces, its
 penultimate layer) of each taught die at several rotations, each with the
-(kind, value) it shows and the set it belongs to. Reading a die is the
-network's answer checked by a vote of the nearest taught faces (vision.kinds).
+(kind, value) it shows and the set it belongs to; and grey exemplars of each
+taught face (vision.templates). Reading a taught die is matching it against
+the exemplars of the same physical dice (vision.kinds).
 
 Saving and loading is calibration.profile_io's job (vision never touches files).
 """
@@ -13,10 +14,14 @@ Saving and loading is calibration.profile_io's job (vision never touches files).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
-PROFILE_VERSION = 2  # 1: HOG features (issue 4's first attempt); 2: face-network embeddings
+from vision import templates
+
+PROFILE_VERSION = 3  # 1: HOG features (issue 4's first attempt); 2: face-network embeddings;
+# 3: + grey exemplars of every taught face (vision.templates)
 FEATURE_VERSION = 3  # = 1 + vision.faces.MODEL_VERSION: embeddings of another network do not compare
 
 
@@ -49,11 +54,55 @@ class Profile:
     class_idx: np.ndarray  # (N,) int32
     set_idx: np.ndarray  # (N,) int32
     meta: dict = field(default_factory=dict)  # free text: data set, date, counts
+    # vision.templates exemplars: (M, TPL_PX, TPL_PX) uint8, each with its class
+    # (index in `classes`) and set (index in `sets`); `side_ratio[s]` is set s's
+    # die side over the typical side of the images it was taught from
+    exemplars: np.ndarray = field(default_factory=lambda: np.zeros((0, templates.TPL_PX,
+                                                                     templates.TPL_PX), np.uint8))
+    ex_class: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    ex_set: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    side_ratio: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.features)
         if self.features.ndim != 2 or len(self.class_idx) != n or len(self.set_idx) != n:
             raise ValueError("profile: features, class_idx and set_idx must have one row each")
+        m = len(self.exemplars)
+        if len(self.ex_class) != m or len(self.ex_set) != m:
+            raise ValueError("profile: exemplars, ex_class and ex_set must have one row each")
+        if m and self.exemplars.shape[1:] != (templates.TPL_PX, templates.TPL_PX):
+            raise ValueError(f"profile: exemplars must be {templates.TPL_PX} px squares")
+
+    @cached_property
+    def bank(self) -> templates.Bank:
+        """The exemplars turned every way, ready to compare; one class per
+        (set, class) pair: `bank_key[i]` = (set index, class index)."""
+        return templates.make_bank(self.exemplars[self._by_set], self._ex_key[self._by_set],
+                                   len(self.bank_keys))
+
+    @cached_property
+    def _by_set(self) -> np.ndarray:
+        return np.argsort(self.ex_set, kind="stable")
+
+    @cached_property
+    def bank_rows(self) -> dict[int, slice]:
+        """The bank's rows of each set (index in `sets`): the bank is sorted by set."""
+        n_rot = len(range(0, 360, templates.ROT_STEP_DEG))
+        sets = self.ex_set[self._by_set]
+        return {int(si): slice(int(np.searchsorted(sets, si)) * n_rot,
+                               int(np.searchsorted(sets, si, side="right")) * n_rot)
+                for si in np.unique(sets)}
+
+    @cached_property
+    def bank_keys(self) -> tuple[tuple[int, int], ...]:
+        return tuple(sorted({(int(s), int(c)) for s, c in zip(self.ex_set, self.ex_class,
+                                                                strict=True)}))
+
+    @cached_property
+    def _ex_key(self) -> np.ndarray:
+        keys = {k: i for i, k in enumerate(self.bank_keys)}
+        return np.array([keys[(int(s), int(c))] for s, c in zip(self.ex_set, self.ex_class,
+                                                                 strict=True)], np.int32)
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -65,4 +114,5 @@ class Profile:
     def describe(self) -> str:
         parts = [f"{s.name}: {', '.join(s.kinds)} ({s.n_dice} dice, {len(s.faces)} faces)"
                  for s in self.sets]
-        return f"profile v{self.version}, {len(self.features)} exemplars; " + "; ".join(parts)
+        return (f"profile v{self.version}, {len(self.features)} embeddings, "
+                f"{len(self.exemplars)} face exemplars; " + "; ".join(parts))

@@ -34,8 +34,8 @@ pytestmark = pytest.mark.skipif(NET is None, reason="vision/models/faces.onnx no
 # floors: the committed model as measured (issue 4's targets are NOT met yet:
 # 99 % per kind after teaching); raise them as the network is trained further
 KIND_HEAD_MIN = 0.5  # measured 0.74 (faces_v5), kind at labelled centres
-GOLDEN_RIGHT_MIN = 0.05  # measured 6/76 = 7.9 % of labelled dice read right
-WRONG_MAX = 0.03  # measured 0 wrong of 76
+GOLDEN_RIGHT_MIN = 0.18  # measured 17/76 = 22 % read right (face exemplars; was 6/76)
+WRONG_MAX = 0.03  # measured 2 wrong of 76 (two d8 read as d10: other rendered dice)
 UNREADABLE_ANSWERED_MAX = 3  # measured 2 of 11 (cocked d6 answered by the pip reader)
 
 
@@ -86,7 +86,7 @@ def taught(tmp_path_factory):
     p = teach(NUM_TEACH)
     out = profile_io.save(p, tmp_path_factory.mktemp("prof"))
     size = sum(f.stat().st_size for f in out.iterdir())
-    assert size < 1_000_000
+    assert size < 2_000_000
     return profile_io.load(out)
 
 
