@@ -29,6 +29,7 @@ import numpy as np
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 DET_MODEL = MODELS_DIR / "dice_det.onnx"
 CLS_MODEL = MODELS_DIR / "dice_cls.onnx"
+CLS2_MODEL = MODELS_DIR / "dice_cls_medium.onnx"  # optional: a bigger classifier for unsure dice
 
 DET_LONG_PX = 448  # the frame's long side for the detector
 DET_STRIDE = 4  # detector output cell, detector pixels
@@ -141,6 +142,7 @@ def blob_of(images: list[np.ndarray]) -> np.ndarray:
 class Models:
     detector: cv2.dnn.Net
     classifier: cv2.dnn.Net
+    second: cv2.dnn.Net | None = None  # looks again at what `classifier` is unsure of
 
 
 def models_present(det_path: Path = DET_MODEL, cls_path: Path = CLS_MODEL) -> bool:
@@ -148,9 +150,12 @@ def models_present(det_path: Path = DET_MODEL, cls_path: Path = CLS_MODEL) -> bo
 
 
 @functools.lru_cache(maxsize=4)
-def load_models(det_path: str = str(DET_MODEL), cls_path: str = str(CLS_MODEL)) -> Models:
-    """Both networks, read once per pair of paths (cached for the process)."""
-    return Models(cv2.dnn.readNetFromONNX(det_path), cv2.dnn.readNetFromONNX(cls_path))
+def load_models(det_path: str = str(DET_MODEL), cls_path: str = str(CLS_MODEL),
+                second_path: str = str(CLS2_MODEL)) -> Models:
+    """The networks, read once per set of paths (cached for the process); the
+    second classifier only if its file is there."""
+    second = cv2.dnn.readNetFromONNX(second_path) if Path(second_path).is_file() else None
+    return Models(cv2.dnn.readNetFromONNX(det_path), cv2.dnn.readNetFromONNX(cls_path), second)
 
 
 @dataclass(frozen=True)

@@ -275,8 +275,9 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         moved = [(keep[i].center[0] + float(offs[i][0]) * sides[i],
                   keep[i].center[1] + float(offs[i][1]) * sides[i]) for i in unsure]
         again = [learned.crop_die(frame, c, sides[i]) for c, i in zip(moved, unsure, strict=True)]
-        p1, _ = learned.classify(models.classifier, [crops[i] for i in unsure], params.views)
-        p2, o2 = learned.classify(models.classifier, again, params.views)
+        net = models.second or models.classifier  # the bigger network, if there is one
+        p1, _ = learned.classify(net, [crops[i] for i in unsure], params.views)
+        p2, o2 = learned.classify(net, again, params.views)
         for j, i in enumerate(unsure):
             probs[i] = p1[j]
             if p2[j].max() > p1[j].max():

@@ -70,3 +70,11 @@ def test_a_die_turned_a_quarter_reads_alike(value):
     assert p[0] == pytest.approx(p[1], abs=1e-4)
     single, _ = learned.classify(net, [crop], views=1)
     assert single.shape == p[:1].shape
+
+
+@pytest.mark.skipif(not HAVE_MODELS, reason="no bundled models")
+def test_second_classifier_is_optional(tmp_path):
+    """The bigger classifier for unsure dice ships with the station; without
+    its file the station still reads (with the first classifier only)."""
+    assert learned.load_models().second is not None
+    assert learned.load_models(second_path=str(tmp_path / "absent.onnx")).second is None
