@@ -110,6 +110,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         img_side = image_side([blob_side(it.outline) for it in list(dice) + list(rejected)
                                if len(it.outline) >= 3]) or typical
         taught = _Taught(profile, templates.grey(frame), img_side)
+        taught.prepare(reads)
     for it, rd in zip(items, reads, strict=True):
         if taught is not None:
             d = taught.decide(rd, it.outline)
@@ -231,25 +232,48 @@ class _Taught:
         self.img_side = img_side
         self.keys = profile.bank_keys  # (set index, class index) per bank class
         self.answer_of = [profile.classes[c] for _, c in self.keys]
+        self._cache: dict[tuple[float, float], np.ndarray] = {}
 
-    def scores(self, centre) -> np.ndarray:
+    def prepare(self, reads: list[_Read]) -> None:
+        """Match every die `decide` will look at all at once (one matrix
+        product per set: faster than one by one); `scores` then looks them up."""
+        new = list({rd.centre: rd for rd in reads
+                    if self._refusal(rd) is None and rd.centre not in self._cache}.values())
+        if new:
+            self._cache.update(zip([rd.centre for rd in new], self._match(new), strict=True))
+
+    def scores(self, rd: _Read) -> np.ndarray:
         """Best exemplar score of every bank class, each set's exemplars
         compared with a crop sized for that set."""
+        if rd.centre not in self._cache:
+            self._cache[rd.centre] = self._match([rd])[0]
+        return self._cache[rd.centre]
+
+    def _match(self, reads: list[_Read]) -> np.ndarray:
         p = self.profile
-        out = np.full(len(self.keys), -1.0, np.float32)
+        centres = [rd.centre for rd in reads]
+        out = np.full((len(reads), len(self.keys)), -1.0, np.float32)
         for si, rows in p.bank_rows.items():
             ratio = p.side_ratio[si] if si < len(p.side_ratio) else 1.0
-            out = np.maximum(out, templates.match(p.bank, self.grey, centre,
+            out = np.maximum(out, templates.match(p.bank, self.grey, centres,
                                                   self.img_side * ratio, rows))
         return out
 
+    @staticmethod
+    def _refusal(rd: _Read) -> str | None:
+        """Why the network alone refuses the die (no matching needed), if it does."""
+        if float(rd.probs[0]) > TAUGHT_NONE_MAX:
+            return "unknown object"
+        if float(rd.probs[1]) >= MIN_P:
+            return UNREADABLE
+        return None
+
     def decide(self, rd: _Read, outline, margin: float = TAUGHT_MARGIN) -> Die | str:
         probs = rd.probs
-        if float(probs[0]) > TAUGHT_NONE_MAX:
-            return "unknown object"
-        if float(probs[1]) >= MIN_P:
-            return UNREADABLE
-        sc = self.scores(rd.centre)
+        why = self._refusal(rd)
+        if why is not None:
+            return why
+        sc = self.scores(rd)
         b = int(sc.argmax())
         kind, value = self.answer_of[b]
         rivals = [s for s, kv in zip(sc, self.answer_of, strict=True) if kv != (kind, value)]
@@ -321,6 +345,8 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None):
     if not new:
         return answers, refused
     reads = _read_at(net, frame, new, [typical] * len(new))
+    if taught is not None:
+        taught.prepare(reads)
     answers = list(answers)
     for rd in reads:
         h2 = typical / 2  # no blob: a square of the typical side

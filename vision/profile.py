@@ -76,21 +76,21 @@ class Profile:
     @cached_property
     def bank(self) -> templates.Bank:
         """The exemplars turned every way, ready to compare; one class per
-        (set, class) pair: `bank_key[i]` = (set index, class index)."""
-        return templates.make_bank(self.exemplars[self._by_set], self._ex_key[self._by_set],
+        (set, class) pair: `bank_keys[i]` = (set index, class index). The bank
+        is sorted by set, then class."""
+        return templates.make_bank(self.exemplars[self._by_key], self._ex_key[self._by_key],
                                    len(self.bank_keys))
 
     @cached_property
-    def _by_set(self) -> np.ndarray:
-        return np.argsort(self.ex_set, kind="stable")
+    def _by_key(self) -> np.ndarray:
+        return np.argsort(self._ex_key, kind="stable")
 
     @cached_property
     def bank_rows(self) -> dict[int, slice]:
-        """The bank's rows of each set (index in `sets`): the bank is sorted by set."""
-        n_rot = len(range(0, 360, templates.ROT_STEP_DEG))
-        sets = self.ex_set[self._by_set]
-        return {int(si): slice(int(np.searchsorted(sets, si)) * n_rot,
-                               int(np.searchsorted(sets, si, side="right")) * n_rot)
+        """The bank's exemplars of each set (index in `sets`)."""
+        sets = self.ex_set[self._by_key]
+        return {int(si): slice(int(np.searchsorted(sets, si)),
+                               int(np.searchsorted(sets, si, side="right")))
                 for si in np.unique(sets)}
 
     @cached_property
