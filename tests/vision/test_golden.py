@@ -28,7 +28,6 @@ NOT_YET: set[str] = {
     "scene_003_stacked.jpg",
     "scene_005_glare.jpg",
     "scene_011_warm.jpg",
-    "scene_013_crowded.jpg",
     "scene_015_noisy.jpg",
     "scene_017_touching.jpg",
     "scene_018_cocked.jpg",

@@ -10,8 +10,8 @@ FELTS = {"green": (60, 110, 40), "blue": (120, 60, 30), "white": (225, 225, 225)
          "wood": (120, 170, 205)}
 
 
-# the learned reader refuses these (low confidence; a lone die's side is misjudged), never misreads
-NOT_YET = {("blue", 2), ("white", 3)}
+# dice the learned reader still refuses (none since the models of 2026-11-29); never misreads
+NOT_YET: set[tuple[str, int]] = set()
 
 
 @pytest.mark.parametrize("felt,value", [
