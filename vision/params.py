@@ -66,7 +66,7 @@ class Params:
     dup_sides: float = 0.5  # two peaks nearer than this many sides are one die
     side_spread: float = 1.33  # a die's side is kept within this factor of the frame's median
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...
-    views: int = 4  # ... turned and mirrored this many ways, the probabilities averaged
+    views: int = 2  # ... turned and mirrored this many ways, the probabilities averaged
     min_value_prob: float = 0.75  # answer a value only this sure (else 'low confidence')
     agree_min_prob: float = 0.4  # ... or this sure and the classical pip count agrees
     cut_sides: float = 0.5  # a die whose centre is nearer the edge than this many sides is outside

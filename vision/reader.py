@@ -276,8 +276,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
                   keep[i].center[1] + float(offs[i][1]) * sides[i]) for i in unsure]
         again = [learned.crop_die(frame, c, sides[i]) for c, i in zip(moved, unsure, strict=True)]
         net = models.second or models.classifier  # the bigger network, if there is one
-        p1, _ = learned.classify(net, [crops[i] for i in unsure], params.views)
-        p2, o2 = learned.classify(net, again, params.views)
+        pb, ob = learned.classify(net, [crops[i] for i in unsure] + again, params.views)  # one forward
+        p1, p2, o2 = pb[:len(unsure)], pb[len(unsure):], ob[len(unsure):]
         for j, i in enumerate(unsure):
             probs[i] = p1[j]
             if p2[j].max() > p1[j].max():

@@ -26,7 +26,6 @@ SAMPLES = load_dataset(SCENES) if SCENES.is_dir() else []
 NOT_YET: set[str] = {
     "scene_002_cocked.jpg",
     "scene_003_stacked.jpg",
-    "scene_005_glare.jpg",
     "scene_011_warm.jpg",
     "scene_015_noisy.jpg",
     "scene_017_touching.jpg",
