@@ -58,8 +58,10 @@ def is_heldout(image: str | Path, fraction: float = HELDOUT_FRACTION) -> bool:
     return h < fraction
 
 
-def load_dataset(root: str | Path) -> list[Sample]:
-    """Every labelled image under `root`, sorted by path."""
+def load_dataset(root: str | Path, skipped: list[str] | None = None) -> list[Sample]:
+    """Every labelled image under `root`, sorted by path. A label file with a
+    fault raises DatasetError, or, given a `skipped` list, is left out and
+    its message appended there."""
     root = Path(root)
     if not root.is_dir():
         raise DatasetError(f"{root}: not a folder")
@@ -70,7 +72,12 @@ def load_dataset(root: str | Path) -> list[Sample]:
         label = path.with_suffix(".json")
         if not label.is_file():
             continue
-        samples.append(load_sample(path, label))
+        try:
+            samples.append(load_sample(path, label))
+        except DatasetError as exc:
+            if skipped is None:
+                raise
+            skipped.append(str(exc))
     return samples
 
 

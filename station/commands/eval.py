@@ -11,11 +11,14 @@ from vision import read_dice
 
 
 def run(args: argparse.Namespace) -> int:
+    skipped: list[str] = []  # a label file with a fault is named and left out: the others count
     try:
-        samples = load_dataset(args.dataset)
+        samples = load_dataset(args.dataset, skipped)
     except DatasetError as exc:
         print(f"dicestation eval: {exc}", file=sys.stderr)
         return 2
+    for message in skipped:
+        print(f"dicestation eval: {message} (skipped)", file=sys.stderr)
     if not samples:
         print(f"dicestation eval: no labelled images in {args.dataset}", file=sys.stderr)
         return 2
@@ -31,4 +34,4 @@ def run(args: argparse.Namespace) -> int:
     report = evaluate(samples, lambda frame: read_dice(frame, profile))
     for line in report.lines():
         print(line)
-    return 0
+    return 1 if skipped else 0

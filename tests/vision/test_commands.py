@@ -57,3 +57,17 @@ def test_eval_names_a_bad_label(photo, tmp_path, capsys):
     assert main(["eval", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "a.json" in err and "d7" in err
+
+
+def test_eval_skips_a_bad_label_and_measures_the_rest(photo, tmp_path, capsys):
+    """One typo in a label file names that file; the other images still count."""
+    (tmp_path / "a.json").write_text(json.dumps(
+        {"dice": [{"kind": "d6", "value": 5, "center": [300, 200]}]}))
+    (tmp_path / "b.jpg").write_bytes(photo.read_bytes())
+    (tmp_path / "b.json").write_text(json.dumps({"dice": [{"kind": "d6", "value": 8}]}))
+    assert main(["eval", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert "b.json" in captured.err and "skipped" in captured.err
+    out = captured.out.strip().splitlines()
+    assert "images: 1" in out
+    assert out[-1] == "accuracy: 1.0000"
