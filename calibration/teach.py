@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.dataset import IMAGE_SUFFIXES, DatasetError, Sample, load_sample
+from calibration.dataset import Sample, load_dataset
 from vision import faces, kinds, reader, templates
 from vision.profile import FEATURE_VERSION, PROFILE_VERSION, Profile, SetInfo
 
@@ -187,19 +187,12 @@ def _sides(pts, blobs, frame) -> list[float]:
 def _load_tolerant(root: Path, log: Callable[[str], None] | None) -> list[Sample]:
     """Like calibration.dataset.load_dataset, but a label file with a fault is
     skipped with a message: one typo must not stop a teaching."""
-    if not root.is_dir():
-        raise DatasetError(f"{root}: not a folder")
-    out = []
-    for path in sorted(root.rglob("*")):
-        label = path.with_suffix(".json")
-        if path.suffix.lower() not in IMAGE_SUFFIXES or not label.is_file():
-            continue
-        try:
-            out.append(load_sample(path, label))
-        except DatasetError as exc:
-            if log:
-                log(f"skipped: {exc}")
-    return out
+    skipped: list[str] = []
+    samples = load_dataset(root, skipped)
+    for message in skipped:
+        if log:
+            log(f"skipped: {message}")
+    return samples
 
 
 def _blobs(frame: np.ndarray) -> list[tuple[tuple[float, float], float]]:
