@@ -5,7 +5,8 @@
 
 Scene i is drawn from seed S * 1000 + i and shows off theme i modulo the theme
 list (felt, touching, cocked, stacked, outside, glare, blur, casino, ...), so a
-run of at least that many scenes covers every feature.
+run of at least that many scenes covers every feature; `--themes cocked,stacked`
+takes only those themes in turn (more training scenes of one feature).
 """
 
 from __future__ import annotations
@@ -38,14 +39,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="1600x1200", type=parse_size, help="WxH pixels")
     ap.add_argument("--kinds", default="d6", help="comma-separated: " + ",".join(KINDS))
     ap.add_argument("--quality", default=90, type=int, help="JPEG quality of the written files")
+    ap.add_argument("--themes", default="", help="comma-separated, only these themes in turn (default: "
+                    "every theme: " + ",".join(THEMES) + ")")
     args = ap.parse_args(argv)
+    themes = tuple(t.strip() for t in args.themes.split(",") if t.strip()) or THEMES
+    bad = set(themes) - set(THEMES)
+    if bad:
+        ap.error(f"unknown themes: {', '.join(sorted(bad))}")
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
     unknown = set(kinds) - set(KINDS)
     if unknown:
         ap.error(f"unknown kinds: {', '.join(sorted(unknown))}")
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.count):
-        theme = THEMES[i % len(THEMES)]
+        theme = themes[i % len(themes)]
         image_bgr, label = make_scene(args.seed * SEED_STRIDE + i, args.size, kinds, theme)
         name = f"scene_{i:03d}_{theme}"
         cv2.imwrite(str(args.out / f"{name}.jpg"), image_bgr, [cv2.IMWRITE_JPEG_QUALITY, args.quality])

@@ -26,7 +26,9 @@ the numeral and autoroller crop sets).
 
 Die sides are not in the labels: each labelled die's side is the classical
 reader's blob around its centre when that agrees with the image's other dice,
-else the image's (or the set's) median.
+else the image's (or the set's) median; with `build --sides-from DET.onnx`,
+the side an earlier detector finds on the die, where it finds one (the crops
+then look like those the reader makes).
 """
 
 from __future__ import annotations
@@ -148,6 +150,26 @@ def estimate_sides(img: np.ndarray, pts: list) -> tuple[list[float | None], floa
     return out, med
 
 
+def detector_sides(net, img: np.ndarray, pts: list, sides: list) -> tuple[list, int]:
+    """Each labelled die's side as the detector sees it (the size the reader
+    crops at run time) where a detection lies on its centre; else its
+    estimate. Returns the sides and how many came from the detector."""
+    found, _ = L.detect(net, img, 0.15)
+    out, n = [], 0
+    for (x, y, _), s in zip(pts, sides, strict=True):
+        best = None
+        for f in found:
+            d = math.hypot(f.center[0] - x, f.center[1] - y)
+            if d < 0.45 * f.side_px and (best is None or d < best[0]):
+                best = (d, f.side_px)
+        if best and (s is None or 0.5 * s <= best[1] <= 2.0 * s):
+            out.append(best[1])
+            n += 1
+        else:
+            out.append(s)
+    return out, n
+
+
 def drawn_scene(rng: np.random.Generator) -> tuple[np.ndarray, list]:
     """Flat dice drawn like tests/vision/drawing.py and bench/bench_read.py."""
     from tests.vision.drawing import draw_die, tray
@@ -175,6 +197,7 @@ def drawn_scene(rng: np.random.Generator) -> tuple[np.ndarray, list]:
 
 def build(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(0)
+    det_net = cv2.dnn.readNetFromONNX(str(args.sides_from)) if args.sides_from else None
     records = []  # (name, group, img, [(x, y, cls, side)])
     sources = [] if args.renders_only else (
         [(args.data / s, True) for s in SPLIT_SETS] + [(args.data / s, False) for s in FULL_SETS])
@@ -192,14 +215,18 @@ def build(args: argparse.Namespace) -> int:
                 set_meds.append(med / max(img.shape[:2]))
             rows.append((p, img, pts, sides))
         set_med = float(np.median(set_meds)) if set_meds else 0.05
-        n_d = 0
+        n_d = n_det = 0
         for p, img, pts, sides in rows:
             fallback = set_med * max(img.shape[:2])
-            dice = [(x, y, c, s or fallback) for (x, y, c), s in zip(pts, sides, strict=True)]
+            sides = [s or fallback for s in sides]
+            if det_net is not None:
+                sides, k = detector_sides(det_net, img, pts, sides)
+                n_det += k
+            dice = [(x, y, c, s) for (x, y, c), s in zip(pts, sides, strict=True)]
             records.append((f"{root.name}/{p.name}", img, dice))
             n_d += len(dice)
-        print(f"{root.name}: {len(rows)} images, {n_d} dice, median side {set_med:.3f} of the long side",
-              flush=True)
+        print(f"{root.name}: {len(rows)} images, {n_d} dice ({n_det} sides from the detector), "
+              f"median side {set_med:.3f} of the long side", flush=True)
     for i in range(0 if args.renders_only else DRAWN_SCENES):
         img, dice = drawn_scene(rng)
         records.append((f"drawn/{i}", img, dice))
@@ -622,6 +649,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--out", type=Path, required=True)
     b.add_argument("--renders-only", action="store_true",
                    help="only the --renders folders (an extra cache for `cls --extra`)")
+    b.add_argument("--sides-from", type=Path,
+                   help="a detector (.onnx): crop each die at the side it finds there (the side "
+                        "the reader crops at), where it finds the die; else the estimated side")
     for name in ("cls", "det"):
         t = sub.add_parser(name, help=f"train the {'classifier' if name == 'cls' else 'detector'}")
         t.add_argument("--cache", type=Path, required=True)
