@@ -64,6 +64,7 @@ class Params:
     det_min_score: float = 0.3  # heat-map peak that is a die
     junk_max_score: float = 0.5  # an 'unknown object' peak below this is dropped, not refused
     dup_sides: float = 0.5  # two peaks nearer than this many sides are one die
+    max_dice: int = 160  # heat-map peaks looked at, strongest first (a heap of dice has 100)
     side_spread: float = 1.33  # a die's side is kept within this factor of the frame's median
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...
     views: int = 2  # ... turned and mirrored this many ways, the probabilities averaged

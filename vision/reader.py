@@ -257,7 +257,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     t0 = time.perf_counter()
     frame = _as_bgr(frame_bgr)
     models = learned.load_models()
-    found, di = learned.detect(models.detector, frame, params.det_min_score)
+    found, di = learned.detect(models.detector, frame, params.det_min_score, params.max_dice)
     t1 = time.perf_counter()
     keep: list[learned.Found] = []
     for f in found:  # strongest first

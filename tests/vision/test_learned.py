@@ -78,3 +78,25 @@ def test_second_classifier_is_optional(tmp_path):
     its file the station still reads (with the first classifier only)."""
     assert learned.load_models().second is not None
     assert learned.load_models(second_path=str(tmp_path / "absent.onnx")).second is None
+
+
+@pytest.mark.skipif(not learned.models_present(), reason="no bundled models")
+def test_a_heap_of_a_hundred_dice_is_read_whole():
+    """A heap of dice (shared sets have ~100 in one photo) is not cut at a
+    fixed number of detections: every die is answered or refused."""
+    img = tray(1600, 1200, seed=3)
+    rng = np.random.default_rng(5)
+    truth = []
+    for row in range(10):
+        for col in range(10):
+            c = (100 + col * 150 + rng.uniform(-8, 8), 80 + row * 115 + rng.uniform(-8, 8))
+            v = int(rng.integers(1, 7))
+            draw_die(img, c, 60, v, float(rng.uniform(0, 90)))
+            truth.append((c, v))
+    r = read_dice(img)
+    seen = list(r.dice) + list(r.rejected)
+    found = sum(any(np.hypot(c[0] - s.center[0], c[1] - s.center[1]) < 25 for s in seen) for c, _ in truth)
+    assert found == len(truth)
+    right = sum(any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 25 and d.value == v
+                    for d in r.dice) for c, v in truth)
+    assert right >= 0.9 * len(truth)
