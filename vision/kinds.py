@@ -38,7 +38,7 @@ from vision import faces, templates
 from vision.profile import Profile
 from vision.types import Die, Rejection
 
-KEEP_REFUSED = ("outside", "stacked")  # refusals no other reader may overturn
+KEEP_REFUSED = ("outside", "stacked", "blurred")  # refusals no other reader may overturn
 NOT_D6_MIN_P = 0.9  # the network's P(another kind) that overturns a pip reader's d6 answer
 SUSPECT_D6_VALUES = (1, 2)  # a numeral's ink looks like one pip (a d8's 8: two)
 PIPS_SURE = 0.93  # a pip answer this sure stands: the face network mistakes coloured
@@ -268,11 +268,26 @@ class _Taught:
             return UNREADABLE
         return None
 
-    def decide(self, rd: _Read, outline, margin: float = TAUGHT_MARGIN) -> Die | str:
-        probs = rd.probs
+    def decide(self, rd: _Read, outline, margin: float = TAUGHT_MARGIN, min_p: float = MIN_P) -> Die | str:
+        """The exemplars' answer; where they are unsure, the network's own
+        answer (its two reads agree, P >= MIN_P, a taught kind); where both
+        answer and differ, a refusal."""
         why = self._refusal(rd)
         if why is not None:
             return why
+        ex = self._exemplars(rd, outline, margin)
+        net = _decide(rd, outline, None, min_p)
+        if not isinstance(net, Die) or net.kind not in self.profile.kinds:
+            # every bone differs: a taba's face needs the network's own reading
+            return NOT_READ if isinstance(ex, Die) and ex.kind == "taba" else ex
+        if isinstance(ex, Die):
+            return ex if (ex.kind, ex.value) == (net.kind, net.value) else NOT_READ
+        sets = [s for s in self.profile.sets if net.kind in s.kinds]
+        colour = sets[0].colour if len(sets) == 1 and sets[0].colour else net.colour
+        return Die(net.kind, net.value, colour, net.center, net.confidence, net.outline)
+
+    def _exemplars(self, rd: _Read, outline, margin: float) -> Die | str:
+        probs = rd.probs
         sc = self.scores(rd)
         b = int(sc.argmax())
         kind, value = self.answer_of[b]
@@ -352,7 +367,7 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None):
         h2 = typical / 2  # no blob: a square of the typical side
         box = ((rd.centre[0] - h2, rd.centre[1] - h2), (rd.centre[0] + h2, rd.centre[1] - h2),
                (rd.centre[0] + h2, rd.centre[1] + h2), (rd.centre[0] - h2, rd.centre[1] + h2))
-        d = (taught.decide(rd, box, TAUGHT_MARGIN_SCAN) if taught is not None
+        d = (taught.decide(rd, box, TAUGHT_MARGIN_SCAN, MIN_P_SCAN) if taught is not None
              else _decide(rd, box, profile, MIN_P_SCAN))
         if isinstance(d, Die):
             answers.append(d)
@@ -365,12 +380,14 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None):
 
 
 def _typical_side(frame, items, profile: Profile | None) -> float | None:
+    """The frame's typical die side: its dice's (the detector's sizes), else
+    the profile's taught sizes."""
+    sides = [blob_side(it.outline) for it in items if len(it.outline) >= 3]
+    if sides:
+        return float(np.median(sides))
     if profile is not None and profile.sets:
         return float(np.median([s.side_frac for s in profile.sets])) * max(frame.shape[:2])
-    sides = [blob_side(it.outline) for it in items if len(it.outline) >= 3]
-    if not sides:
-        return None
-    return float(np.median(sides))
+    return None
 
 
 def _pips_stand(d: Die, rd: _Read, profile: Profile) -> bool:

@@ -1,0 +1,85 @@
+"""How a taught set's die is decided (vision.kinds._Taught.decide): the
+exemplars of the taught dice and the face network are two reads; a die is
+answered when one is sure and the other does not contradict it, and refused
+when they disagree. A taba's face needs the network's own reading (every bone
+differs, so its exemplars alone are not trusted)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from vision import faces, kinds
+from vision.types import Die
+
+BOX = ((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0))
+
+
+def _read(kind_value, p=0.95, agree=True):
+    """A network read sure (p) of one class; P(none) and P(unreadable) small."""
+    probs = np.full(len(faces.CLASSES), (1.0 - p) / (len(faces.CLASSES) - 1), np.float32)
+    probs[faces.class_index(*kind_value)] = p
+    return kinds._Read((5.0, 5.0), 10.0, probs, agree, None)
+
+
+def _unsure_read():
+    probs = np.full(len(faces.CLASSES), 1.0 / len(faces.CLASSES), np.float32)
+    return kinds._Read((5.0, 5.0), 10.0, probs, False, None)
+
+
+def _taught(monkeypatch, exemplar_answer, taught_kinds=("d8", "d10", "taba")):
+    """A taught reader whose exemplars give `exemplar_answer` (a Die or a reason)."""
+    t = kinds._Taught.__new__(kinds._Taught)
+    t.profile = SimpleNamespace(
+        kinds=taught_kinds,
+        sets=[SimpleNamespace(name="red set", kinds=("d8", "d10"), colour="red"),
+              SimpleNamespace(name="bones", kinds=("taba",), colour=None)])
+    monkeypatch.setattr(t, "_exemplars", lambda rd, outline, margin: exemplar_answer)
+    return t
+
+
+def _die(kind, value, confidence=0.9):
+    return Die(kind, value, "red", (5.0, 5.0), confidence, BOX)
+
+
+def test_exemplars_unsure_and_network_sure_answers_the_networks_reading(monkeypatch):
+    d = _taught(monkeypatch, kinds.NOT_READ).decide(_read(("d8", 7)), BOX)
+    assert isinstance(d, Die)
+    assert (d.kind, d.value) == ("d8", 7)
+    assert d.colour == "red"  # the taught set's colour
+
+
+def test_both_reads_the_same_face_answers_it(monkeypatch):
+    d = _taught(monkeypatch, _die("d10", 3)).decide(_read(("d10", 3)), BOX)
+    assert isinstance(d, Die) and (d.kind, d.value) == ("d10", 3)
+
+
+def test_reads_that_disagree_are_refused(monkeypatch):
+    d = _taught(monkeypatch, _die("d10", 3)).decide(_read(("d10", 8)), BOX)
+    assert d == kinds.NOT_READ
+
+
+def test_network_unsure_leaves_the_exemplars_answer(monkeypatch):
+    d = _taught(monkeypatch, _die("d8", 5)).decide(_unsure_read(), BOX)
+    assert isinstance(d, Die) and (d.kind, d.value) == ("d8", 5)
+
+
+def test_network_sure_of_a_kind_not_taught_does_not_answer(monkeypatch):
+    d = _taught(monkeypatch, kinds.NOT_READ).decide(_read(("d10t", 40)), BOX)
+    assert d == kinds.NOT_READ
+
+
+@pytest.mark.parametrize("net", ["unsure", "other face"])
+def test_a_tabas_exemplars_alone_never_answer(monkeypatch, net):
+    rd = _unsure_read() if net == "unsure" else _read(("taba", "liso"))
+    d = _taught(monkeypatch, _die("taba", "hoyo")).decide(rd, BOX)
+    assert d == kinds.NOT_READ
+
+
+def test_a_read_below_the_scan_floor_is_not_answered(monkeypatch):
+    rd = _read(("d8", 2), p=0.8)
+    t = _taught(monkeypatch, kinds.NOT_READ)
+    assert isinstance(t.decide(rd, BOX), Die)  # 0.8 >= MIN_P
+    assert t.decide(rd, BOX, kinds.TAUGHT_MARGIN_SCAN, kinds.MIN_P_SCAN) == kinds.NOT_READ
