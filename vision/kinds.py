@@ -11,11 +11,14 @@ Two reads must agree before a die is answered, else it is refused:
   numeral reads the same both ways; a doubtful one does not);
 - with a profile (a taught set): the die's crop matched against grey
   exemplars of the same physical dice, taught (vision.templates): the best
-  (set, face) is answered only when it is clearly better than the best
-  *other* face (TAUGHT_MARGIN) and the network does not call the die
-  something else (the answered kind is its likeliest of the taught kinds,
-  with P >= TAUGHT_KIND_MIN; P(none) at most TAUGHT_NONE_MAX); a taba face
-  (every bone differs) also needs the network's own reading of the face;
+  (set, face) counts only when it is clearly better than the best *other*
+  face (TAUGHT_MARGIN) and the network does not call the die something else
+  (the answered kind is its likeliest of the taught kinds, with P >=
+  TAUGHT_KIND_MIN; P(none) at most TAUGHT_NONE_MAX). That and the network's
+  own reading (as without a profile, of a taught kind) are the two reads:
+  one answering and the other silent answers, both answering alike answers,
+  both answering differently refuses; a taba face (every bone differs)
+  always needs the network's own reading;
 - with a profile of the previous version (no exemplars: only in tests), the
   network's answer restricted to the taught faces and a vote of the nearest
   taught embeddings.
