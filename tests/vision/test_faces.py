@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(NET is None, reason="vision/models/faces.onnx no
 # floors: the committed model as measured (issue 4's targets are NOT met yet:
 # 99 % per kind after teaching); raise them as the network is trained further
 KIND_HEAD_MIN = 0.5  # measured 0.74 (faces_v5), kind at labelled centres
-GOLDEN_RIGHT_MIN = 0.85  # measured 67/76 = 88 % read right (faces_v10; was 17/76 with faces_v5)
+GOLDEN_RIGHT_MIN = 0.85  # measured 66/76 = 87 % read right (faces_v10; was 17/76 with faces_v5)
 WRONG_MAX = 0.03  # measured 2 wrong of 76 (a d8 and a taba)
 UNREADABLE_ANSWERED_MAX = 3  # measured 2 of 11 (cocked d6 answered by the pip reader)
 
