@@ -662,8 +662,11 @@ def _slide_to_contact(fixed: np.ndarray, moving: np.ndarray, u: np.ndarray, lean
 
 def random_scene(rng: np.random.Generator, width: int, height: int, n_tabas: int,
                  length_px: tuple[float, float] = (60.0, 110.0), model: TabaModel | None = None,
-                 poses: dict[str, Pose] | None = None, force: dict | None = None) -> Scene:
+                 poses: dict[str, Pose] | None = None, force: dict | None = None,
+                 p_end: float = P_END, p_cocked: float = P_COCKED) -> Scene:
     """A random tray with `n_tabas` tabas, rendered and labelled.
+
+    `p_end`, `p_cocked`: the chance that a taba stands on an end, leans on another.
 
     `force` (optional, for fixtures): {"faces": [...], "end": k, "cocked": k, "touch": bool}
     pins down faces (None = random), which taba stands on an end, which one leans.
@@ -694,7 +697,7 @@ def random_scene(rng: np.random.Generator, width: int, height: int, n_tabas: int
         else:
             r = rng.random()
             can_lean = any(not o.why for o in placed)
-            mode = "end" if r < P_END else "cocked" if can_lean and r < P_END + P_COCKED else "flat"
+            mode = "end" if r < p_end else "cocked" if can_lean and r < p_end + p_cocked else "flat"
         alb, colour = set_alb, set_colour
         if not same_set:
             alb, colour = random_appearance(rng)

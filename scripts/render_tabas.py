@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quality", type=int, default=90, help="JPEG quality")
     ap.add_argument("--ply", default=str(DEFAULT_PLY))
     ap.add_argument("--prefix", default="taba")
+    ap.add_argument("--unreadable", type=_frange, default=None, metavar="END-COCKED",
+                    help="chances that a taba stands on an end and leans on another "
+                         "(default 0.06-0.08; more for training the refusals)")
     args = ap.parse_args(argv)
     model = load_model(args.ply)
     poses = load_poses(args.ply)
@@ -66,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.count):
         rng = np.random.default_rng([args.seed, i])
         n = int(rng.integers(args.per_scene[0], args.per_scene[1] + 1))
-        scene = random_scene(rng, w, h, n, length_px=args.length_px, model=model, poses=poses)
+        odds = {} if args.unreadable is None else {"p_end": args.unreadable[0], "p_cocked": args.unreadable[1]}
+        scene = random_scene(rng, w, h, n, length_px=args.length_px, model=model, poses=poses, **odds)
         name = f"{args.prefix}_{args.seed}_{i:05d}"
         ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         if not ok:
