@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -26,6 +27,7 @@ import numpy as np
 
 from calibration.dataset import Sample, load_dataset
 from vision import faces, kinds, reader, templates
+from vision.params import DEFAULT_PARAMS
 from vision.profile import FEATURE_VERSION, PROFILE_VERSION, Profile, SetInfo
 
 TEACH_ANGLES_DEG = tuple(range(0, 360, 60))
@@ -195,14 +197,12 @@ def _load_tolerant(root: Path, log: Callable[[str], None] | None) -> list[Sample
     return samples
 
 
+BLOBS_ONLY = replace(DEFAULT_PARAMS, other_kinds=False)
+
+
 def _blobs(frame: np.ndarray) -> list[tuple[tuple[float, float], float]]:
     """Every blob the pip reader sees (answered or refused): centre and side."""
-    saved = kinds.reread
-    kinds.reread = lambda f, d, r, p: (d, r)  # the blobs only, not the faces
-    try:
-        r = reader.read_dice(frame)
-    finally:
-        kinds.reread = saved
+    r = reader.read_dice(frame, params=BLOBS_ONLY)  # the blobs only, not the faces
     return [(d.center, kinds.blob_side(d.outline)) for d in list(r.dice) + list(r.rejected)
             if d.outline]
 

@@ -53,16 +53,13 @@ UNREADABLE_WHY = ("cocked", "on end", "stacked")
 
 
 def _blob_sides(frame: np.ndarray) -> list[tuple[tuple[float, float], float]]:
-    import vision.kinds as kinds
+    from dataclasses import replace
+
     from vision import reader
     from vision.kinds import blob_side
+    from vision.params import DEFAULT_PARAMS
 
-    saved = kinds.reread
-    kinds.reread = lambda f, d, r, p: (d, r)  # the blob finder only
-    try:
-        r = reader.read_dice(frame)
-    finally:
-        kinds.reread = saved
+    r = reader.read_dice(frame, params=replace(DEFAULT_PARAMS, other_kinds=False))  # the blob finder only
     return [(it.center, blob_side(it.outline)) for it in list(r.dice) + list(r.rejected)
             if it.outline]
 

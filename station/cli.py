@@ -11,6 +11,18 @@ import importlib
 import sys
 
 
+def game_kinds(text: str) -> frozenset[str]:
+    """`--kinds d6,d10`: the kinds a game throws."""
+    from rules.base import KIND_VALUES  # pure Python: no OpenCV
+
+    names = [k.strip() for k in text.split(",") if k.strip()]
+    bad = [k for k in names if k not in KIND_VALUES]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(
+            f"{bad[0] if bad else 'nothing'} is not a kind of die: give some of {', '.join(KIND_VALUES)}")
+    return frozenset(names)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dicestation", description="A dice-reading station for real tables."
@@ -22,10 +34,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("read", help="read the dice in photos, one JSON line per image")
     p.add_argument("--profile", help="dice-set profile made by `teach`")
+    p.add_argument("--kinds", type=game_kinds, metavar="KIND,...",
+                   help="only the kinds a game throws (d6,d8,d10,d10t,taba): other numbered things are left out")
     p.add_argument("images", nargs="+", metavar="IMAGE")
 
     p = sub.add_parser("eval", help="measure the reader on a labelled data set")
     p.add_argument("--profile", help="dice-set profile made by `teach`")
+    p.add_argument("--kinds", type=game_kinds, metavar="KIND,...",
+                   help="only the kinds a game throws (d6,d8,d10,d10t,taba): other numbered things are left out")
     p.add_argument("dataset", metavar="DATASET")
 
     p = sub.add_parser("teach", help="learn a dice set from a labelled data set")

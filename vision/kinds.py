@@ -32,6 +32,7 @@ profile's vote reads it otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -64,6 +65,7 @@ SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die
 SCAN_TAUGHT_MAX = 8  # and at most this many peaks per frame, strongest first
 UNREADABLE = "unreadable"
 NOT_READ = "not read"
+UNKNOWN_OBJECT = "unknown object"
 
 
 def blob_side(outline: tuple, fallback: float = 20.0) -> float:
@@ -82,8 +84,17 @@ class _Read:
 
 
 def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
-           profile: Profile | None) -> tuple[list[Die], list[Rejection]]:
-    """The d6 reader's answers and refusals, with other kinds read."""
+           profile: Profile | None,
+           game_kinds: Collection[str] | None = None) -> tuple[list[Die], list[Rejection]]:
+    """The d6 reader's answers and refusals, with other kinds read.
+
+    `game_kinds`: the kinds the game in play throws, when known. Where the d6
+    reader saw no die (an unknown object) and the network reads a kind the
+    game does not use, the thing is left out rather than answered: a board's
+    number token beside a d6 game's tray is no d10 of it. A die the d6 reader
+    found stays answered whatever its kind (the rules then say a die of the
+    wrong kind is on the tray).
+    """
     net = faces.load_net()
     if net is None:
         return list(dice), list(rejected)
@@ -122,6 +133,9 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
                 continue
         else:
             d = _decide(rd, it.outline, profile)
+        if (isinstance(d, Die) and game_kinds is not None and d.kind not in game_kinds
+                and isinstance(it, Rejection) and it.why == UNKNOWN_OBJECT):
+            continue  # no die of this game there
         if isinstance(d, Die) and (profile is not None or d.kind != "d6"):
             answers.append(d)
         elif (taught is None and isinstance(it, Die) and profile is not None
@@ -133,7 +147,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
                 why = UNREADABLE
             refused.append(Rejection(it.center, why, it.outline, f"faces: {d}"))
     if profile is not None or any(a.kind != "d6" for a in answers):
-        answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught)
+        answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds)
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
@@ -185,12 +199,12 @@ def _decide(rd: _Read, outline, profile: Profile | None, min_p: float = MIN_P) -
                 return NOT_READ
         elif vote is None:
             if kind in (faces.NONE, faces.UNREADABLE) and p >= min_p:
-                return "unknown object" if kind == faces.NONE else UNREADABLE
+                return UNKNOWN_OBJECT if kind == faces.NONE else UNREADABLE
             return NOT_READ
     elif not rd.agree:
         return NOT_READ
     if kind == faces.NONE:
-        return "unknown object"
+        return UNKNOWN_OBJECT
     if kind == faces.UNREADABLE:
         return UNREADABLE
     if p < min_p:
@@ -266,7 +280,7 @@ class _Taught:
     def _refusal(rd: _Read) -> str | None:
         """Why the network alone refuses the die (no matching needed), if it does."""
         if float(rd.probs[0]) > TAUGHT_NONE_MAX:
-            return "unknown object"
+            return UNKNOWN_OBJECT
         if float(rd.probs[1]) >= MIN_P:
             return UNREADABLE
         return None
@@ -334,9 +348,10 @@ def image_side(sides) -> float | None:
 # ----------------------------------------------------------------------------- scan
 
 
-def _add_scanned(net, frame, typical, answers, refused, profile, taught=None):
+def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, game_kinds=None):
     """Dice the blobs missed: the network over the whole frame, peaks of
-    P(a die) away from every answer, each read twice at its cell."""
+    P(a die) away from every answer, each read twice at its cell (only those
+    of the game's kinds, when given)."""
     k = faces.DIE_PX / typical
     h, w = frame.shape[:2]
     if h * w * k * k > MAX_SCAN_PX:
@@ -373,7 +388,8 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None):
         d = (taught.decide(rd, box, TAUGHT_MARGIN_SCAN, MIN_P_SCAN) if taught is not None
              else _decide(rd, box, profile, MIN_P_SCAN))
         if isinstance(d, Die):
-            answers.append(d)
+            if game_kinds is None or d.kind in game_kinds:
+                answers.append(d)
         elif d == UNREADABLE:
             refused.append(Rejection(rd.centre, UNREADABLE, box, "faces scan"))
     return answers, refused

@@ -9,6 +9,7 @@ Steps (each timed into Reading.timings_ms):
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 
 import cv2
 import numpy as np
@@ -54,7 +55,8 @@ def _as_bgr(frame: np.ndarray) -> np.ndarray:
     raise BadFrame(f"frame must be HxW, HxWx3 or HxWx4, not {frame.shape}")
 
 
-def read_dice_classical(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARAMS) -> Reading:
+def read_dice_classical(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARAMS,
+                        game_kinds: Collection[str] | None = None) -> Reading:
     """The classical reader: tray colour model, blobs, pip layout fit.
 
     `profile` (a taught dice set) goes to vision.kinds.reread.
@@ -107,7 +109,8 @@ def read_dice_classical(frame_bgr: np.ndarray, profile=None, params: Params = DE
             elif out is not None:
                 rejected.append(out)
     # other kinds (d8, d10, d10t, taba; a taught set): vision.kinds, issue 4
-    dice, rejected = kinds.reread(frame, dice, rejected, profile)
+    if params.other_kinds:
+        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds)
     t2 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
@@ -245,15 +248,19 @@ def _body_bgr(crop: np.ndarray, mask: np.ndarray, pips, face_side: float) -> np.
     return np.median(sel.reshape(-1, 3), axis=0)
 
 
-def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARAMS) -> Reading:
+def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARAMS,
+              game_kinds: Collection[str] | None = None) -> Reading:
     """Read every d6 in a BGR frame; refuse, with a reason, what can't be read.
 
     With the bundled models (vision/models, loaded once per process on the
     first call) the learned reader answers; without them the classical one.
-    `profile` (a taught dice set) goes to vision.kinds.reread either way.
+    `profile` (a taught dice set) goes to vision.kinds.reread either way;
+    so do `game_kinds`, the kinds the game in play throws when known (a thing
+    no die was seen on and the network reads as a kind the game does not use
+    is left out).
     """
     if not learned.models_present():
-        return read_dice_classical(frame_bgr, profile, params)
+        return read_dice_classical(frame_bgr, profile, params, game_kinds)
     t0 = time.perf_counter()
     frame = _as_bgr(frame_bgr)
     models = learned.load_models()
@@ -316,7 +323,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             continue  # a weak peak on something that is no die: tray texture
         else:
             rejected.append(Rejection((cx, cy), str(learned.CLASSES[c]), outline, detail))
-    dice, rejected = kinds.reread(frame, dice, rejected, profile)
+    if params.other_kinds:
+        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),

@@ -1,4 +1,4 @@
-"""`dicestation eval [--profile DIR] DATASET`: measure the reader on labelled images."""
+"""`dicestation eval [--profile DIR] [--kinds K,...] DATASET`: measure the reader on labelled images."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
         except ProfileError as exc:
             print(f"dicestation eval: {exc}", file=sys.stderr)
             return 2
-    report = evaluate(samples, lambda frame: read_dice(frame, profile))
+    kinds = getattr(args, "kinds", None)
+    report = evaluate(samples, lambda frame: read_dice(frame, profile, game_kinds=kinds))
     for line in report.lines():
         print(line)
     return 1 if skipped else 0

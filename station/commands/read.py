@@ -1,4 +1,4 @@
-"""`dicestation read [--profile DIR] IMAGE...`: one JSON line per image (FORMATS.md §2)."""
+"""`dicestation read [--profile DIR] [--kinds K,...] IMAGE...`: one JSON line per image (FORMATS.md §2)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def decode_image(data: bytes) -> np.ndarray:
         raise ImageFileError(str(exc)) from None
 
 
-def read_file(path: str, profile=None) -> dict:
+def read_file(path: str, profile=None, game_kinds=None) -> dict:
     """The JSON line's object for one image file."""
     try:
         data = Path(path).read_bytes()
@@ -46,7 +46,7 @@ def read_file(path: str, profile=None) -> dict:
         frame = decode_image(data)
     except ImageFileError as exc:
         return {"image": path, "error": str(exc)}
-    reading = read_dice(frame, profile)
+    reading = read_dice(frame, profile, game_kinds=game_kinds)
     out = {"image": path}
     out.update(reading.to_json())
     out["ms"] = round(reading.timings_ms.get("total", 0.0), 1)
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     status = 0
     for path in args.images:
-        line = read_file(path, profile)
+        line = read_file(path, profile, getattr(args, "kinds", None))
         if "error" in line:
             status = 1
         print(json.dumps(line), flush=True)

@@ -71,3 +71,18 @@ def test_eval_skips_a_bad_label_and_measures_the_rest(photo, tmp_path, capsys):
     out = captured.out.strip().splitlines()
     assert "images: 1" in out
     assert out[-1] == "accuracy: 1.0000"
+
+
+@pytest.mark.parametrize("kinds", ["d7", "d6,,coin", ","])
+def test_read_refuses_an_unknown_kind(photo, capsys, kinds):
+    with pytest.raises(SystemExit) as exc:
+        main(["read", "--kinds", kinds, str(photo)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--kinds" in err and "is not a kind of die" in err
+
+
+def test_read_for_a_d6_game(photo, capsys):
+    assert main(["read", "--kinds", "d6", str(photo)]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["dice"] and {d["kind"] for d in line["dice"]} == {"d6"}

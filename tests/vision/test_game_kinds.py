@@ -1,0 +1,50 @@
+"""Reading for a game: `read_dice(..., game_kinds=...)` leaves out numbered
+things of kinds the game does not throw (a board's number tokens beside a d6
+game's tray), and keeps every die of the game's kinds as read without it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision import faces, read_dice
+
+SCENE = Path(__file__).resolve().parents[1] / "fixtures" / "numerals" / "eval" / "scene_001_touching.jpg"
+
+pytestmark = pytest.mark.skipif(faces.load_net() is None, reason="vision/models/faces.onnx not installed")
+
+
+def _kinds(reading):
+    return sorted((d.kind, d.value) for d in reading.dice)
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return cv2.imread(str(SCENE))
+
+
+@pytest.fixture(scope="module")
+def free(frame):
+    r = read_dice(frame)
+    assert {d.kind for d in r.dice} >= {"d6", "d8", "d10", "d10t"}  # the scene as read without a game
+    return r
+
+
+def test_a_d6_game_reads_only_its_d6(frame, free):
+    r = read_dice(frame, game_kinds={"d6"})
+    assert {d.kind for d in r.dice} == {"d6"}
+    assert _kinds(r) == [kv for kv in _kinds(free) if kv[0] == "d6"]
+
+
+def test_a_d8_game_reads_its_d8_and_no_d10(frame, free):
+    r = read_dice(frame, game_kinds={"d8"})
+    got = {d.kind for d in r.dice}
+    assert "d8" in got and not got & {"d10", "d10t"}
+    assert [kv for kv in _kinds(r) if kv[0] == "d8"] == [kv for kv in _kinds(free) if kv[0] == "d8"]
+
+
+def test_every_kind_named_reads_as_without_a_game(frame, free):
+    r = read_dice(frame, game_kinds={"d6", "d8", "d10", "d10t", "taba"})
+    assert _kinds(r) == _kinds(free)
