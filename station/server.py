@@ -29,9 +29,9 @@ def make_reader(config: Config):
         from station.labels import LabelReader
 
         return LabelReader(config.camera.folder or default_replay_folder())
-    from vision import read_dice
+    from station.vision_reader import VisionReader
 
-    return lambda frame_bgr: read_dice(frame_bgr)
+    return VisionReader(config.data_dir)
 
 
 def build_station(config: Config, *, auto_game: Mapping[str, Any] | None = None,

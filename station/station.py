@@ -39,7 +39,7 @@ from vision.types import Reading
 
 log = logging.getLogger(__name__)
 
-Reader = Callable[[np.ndarray], Reading]
+Reader = Callable[[np.ndarray], Reading]  # may also take game_kinds= (see takes_game_kinds)
 STILL_WORK_WIDTH_PX = 160  # frames are compared at this width: cheap, and ignores sensor noise
 SUBSCRIBER_QUEUE = 1000
 PRUNE_EVERY_READS = 50  # photos are pruned (station.storage) after this many stored reads
@@ -244,6 +244,15 @@ class Station:
         self._publish(ev)
         return self.state_json()
 
+    def _next_kinds(self) -> frozenset[str] | None:
+        """The kinds of die the game's next throw uses (None: it waits for no throw)."""
+        if self.game_row is None or self.replay is None:
+            return None
+        nxt = get_game(self.game_row.game).next(self.replay.state)
+        if nxt is None or nxt.action != "throw" or not nxt.dice:
+            return None
+        return frozenset(nxt.dice)
+
     def _open(self) -> tuple[StoredGame, Replay]:
         if self.game_row is None or self.replay is None:
             raise NoOpenGame("no game is open: start one (POST /api/games)")
@@ -409,6 +418,7 @@ class Station:
                 self.start_game(**self.auto_game)
             if self.game_row is None or self.game_row.status != "open":
                 return ReadOutcome("no_game", "no game is open: start one first")
+            kinds = self._next_kinds()
         try:
             check_free_space(self.store.photos, self.config.storage)
         except DiskFull as exc:
@@ -419,7 +429,8 @@ class Station:
             return ReadOutcome("camera", f"camera problem: {exc}; press again")
         except Misfit as exc:
             return ReadOutcome("refused", str(exc))
-        raw = self.reader(frame.image_bgr)
+        raw = (self.reader(frame.image_bgr, game_kinds=kinds)
+               if getattr(self.reader, "takes_game_kinds", False) else self.reader(frame.image_bgr))
         h, w = frame.image_bgr.shape[:2]
         with self._lock:
             tray = self.tray_corners if on_tray else ()

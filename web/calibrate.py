@@ -5,7 +5,9 @@ Files live in the data folder: `calibration/empty.jpg`, `calibration/tray.json`
 every start), and
 `calibration/sets/NAME/` (labelled photos, FORMATS.md §1: a data set that
 `dicestation teach` and `eval` read). Teaching calls `calibration.teach` and
-saves the profile with `calibration.profile_io` when they are installed.
+saves the profile with `calibration.profile_io` when they are installed, in
+`profiles/NAME/`, and the station reads with it from then on (the GM may
+choose another taught set, or none: `POST /calibrate/profile`).
 """
 
 from __future__ import annotations
@@ -59,7 +61,11 @@ def _sets() -> list[dict[str, Any]]:
 @bp.get("/")
 @gm_required
 def page():
+    reader = _station().reader
     return render_template("calibrate.html", layout=_layout(), sets=_sets(),
+                           profiles=reader.taught() if hasattr(reader, "taught") else [],
+                           in_use=getattr(reader, "in_use", None),
+                           profile_problem=getattr(reader, "problem", ""),
                            layout_problem=_station().layout_problem,
                            has_empty=(folder() / "empty.jpg").exists(),
                            can_teach=importlib.util.find_spec("calibration.teach") is not None)
@@ -170,7 +176,33 @@ def teach():
     except ValueError as exc:
         abort(400, f"nothing could be taught from {name}: {exc}")
     out = profile_io.save(profile, Path(_station().store.folder) / "profiles" / name)
-    return jsonify(set=name, profile=str(out))
+    in_use = None
+    reader = _station().reader
+    if hasattr(reader, "use"):  # the station reads with the set just taught
+        try:
+            reader.use(name)
+            in_use = name
+        except ValueError as exc:
+            abort(500, f"the set {name} was taught but cannot be used: {exc}")
+    return jsonify(set=name, profile=str(out), in_use=in_use)
+
+
+@bp.post("/profile")
+@gm_required
+def choose_profile():
+    """The taught dice set the station reads with: `{"set": NAME}`, or `{"set": null}` for none."""
+    data = body()
+    unknown = sorted(set(data) - {"set"})
+    if unknown or "set" not in data:
+        abort(400, "give {\"set\": NAME} (a taught dice set) or {\"set\": null} (read untaught)")
+    reader = _station().reader
+    if not hasattr(reader, "use"):
+        abort(501, "this station's reader does not read taught sets (read.reader is not 'vision')")
+    try:
+        reader.use(data["set"])
+    except ValueError as exc:
+        abort(400, str(exc))
+    return jsonify(in_use=reader.in_use)
 
 
 @bp.post("/evaluate")

@@ -138,6 +138,11 @@ ES: dict[str, str] = {
     "Evaluation": "Evaluación",
     "Run the evaluation": "Evaluar",
     "Saved": "Guardado",
+    "Dice set in use": "Juego de dados en uso",
+    "The station reads": "La estación lee",
+    "any dice (untaught)": "cualquier dado (sin enseñar)",
+    "Use": "Usar",
+    "In use": "En uso",
     "Zone": "Zona",
 }
 

@@ -7,13 +7,17 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 from station.camera import ReplayCamera, default_replay_folder
 from station.config import Config, TableConfig, Zone
 from station.labels import LabelReader
 from station.station import Station
 from station.store import EventStore
-from tests.web.conftest import DEMO_GAME
+from station.vision_reader import VisionReader
+from tests.web.conftest import BROWSER_ACCEPT, DEMO_GAME, TOKEN, csrf_of
+from vision import faces
+from web import create_app
 
 
 def test_page_and_empty_tray(gm, station):
@@ -119,3 +123,49 @@ def test_teach_photo_errors(gm):
 def test_teach_and_evaluate_unknown_set(gm):
     assert gm.post("/calibrate/evaluate", json={"set": "nothing"}).status_code == 404
     assert gm.post("/calibrate/teach", json={"set": "../x"}).status_code == 400
+
+
+@pytest.fixture
+def vision_gm(tmp_path):
+    """A GM client of a station that reads with the vision reader (taught sets)."""
+    folder = default_replay_folder()
+    store = EventStore(tmp_path / "data")
+    st = Station(store, ReplayCamera(folder, loop=True), VisionReader(store.folder))
+    c = create_app({"GM_TOKEN": TOKEN, "TESTING": True}, st).test_client()
+    c.environ_base["HTTP_ACCEPT"] = BROWSER_ACCEPT
+    c.post("/gm/login", data={"token": TOKEN, "csrf_token": csrf_of(c)})
+    c.environ_base["HTTP_X_CSRF_TOKEN"] = csrf_of(c, "/gm/")
+    yield c, st
+    st.wait_idle()
+    st.close()
+    store.close()
+
+
+@pytest.mark.skipif(faces.load_net() is None, reason="vision/models/faces.onnx not installed")
+def test_a_taught_set_is_read_with_at_once_and_can_be_put_aside(vision_gm):
+    gm, st = vision_gm
+    photo = sorted(default_replay_folder().glob("*.jpg"))[0]
+    label = json.loads(photo.with_suffix(".json").read_text())
+    labels = [{"kind": d["kind"], "value": d["value"], "center": d["center"]} for d in label["dice"]]
+    assert gm.post("/calibrate/teach-photo", data={
+        "photo": (io.BytesIO(photo.read_bytes()), "face.jpg"), "set": "white-d6",
+        "labels": json.dumps(labels)}).status_code == 201
+    resp = gm.post("/calibrate/teach", json={"set": "white-d6"})
+    assert resp.status_code == 200 and resp.get_json()["in_use"] == "white-d6"
+    assert st.reader.in_use == "white-d6"
+    page = gm.get("/calibrate/").get_data(as_text=True)
+    assert '<option value="white-d6" selected>' in page
+    assert gm.post("/calibrate/profile", json={"set": None}).get_json() == {"in_use": None}
+    assert st.reader.in_use is None
+    for bad, word in [({"set": "nothing"}, "teach it first"), ({"set": "../x"}, "name"),
+                      ({}, "set"), ({"set": "white-d6", "more": 1}, "set")]:
+        resp = gm.post("/calibrate/profile", json=bad)
+        assert resp.status_code == 400 and word in resp.get_json()["error"], resp.get_json()
+        assert st.reader.in_use is None
+    assert gm.post("/calibrate/profile", json={"set": "white-d6"}).get_json() == {"in_use": "white-d6"}
+
+
+def test_choosing_a_set_needs_the_gm_and_a_reader_that_reads_taught_sets(client, gm):
+    assert client.application.test_client().post("/calibrate/profile", json={"set": None}).status_code in (401, 403)
+    resp = gm.post("/calibrate/profile", json={"set": None})
+    assert resp.status_code == 501 and "reader" in resp.get_json()["error"]

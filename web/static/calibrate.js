@@ -144,7 +144,22 @@ async function setCall(url) {
   const out = await api("POST", url, { set: document.getElementById("set-name").value });
   if (!out._ok) return toast(out.error, true);
   document.getElementById("eval-out").textContent = out.lines ? out.lines.join("\n") : JSON.stringify(out, null, 1);
+  return out;
 }
-document.getElementById("btn-teach").addEventListener("click", () => setCall("/calibrate/teach"));
+document.getElementById("btn-teach").addEventListener("click", async () => {
+  const out = await setCall("/calibrate/teach");
+  if (out && out.in_use) {
+    const sel = document.getElementById("in-use");
+    if (![...sel.options].some((o) => o.value === out.in_use)) sel.append(el("option", { value: out.in_use }, out.in_use));
+    sel.value = out.in_use;
+    toast(t("In use") + ": " + out.in_use);
+  }
+});
+document.getElementById("btn-use").addEventListener("click", async () => {
+  const name = document.getElementById("in-use").value;
+  const out = await api("POST", "/calibrate/profile", { set: name || null });
+  if (!out._ok) return toast(out.error, true);
+  toast(t("In use") + ": " + (out.in_use || t("any dice (untaught)")));
+});
 document.getElementById("btn-eval").addEventListener("click", () => setCall("/calibrate/evaluate"));
 if (img.getAttribute("href")) loadTray(img.getAttribute("href")); else setSize(640, 480);
