@@ -93,6 +93,14 @@ class FaceNet:
         lg = logits[0].transpose(1, 2, 0)
         return _softmax(lg.reshape(-1, lg.shape[2])).reshape(lg.shape), emb[0].transpose(1, 2, 0)
 
+    def dense_many(self, images_bgr: list[np.ndarray]) -> np.ndarray:
+        """`dense` of several images of one size in one forward pass: (N, H', W', C)."""
+        blob = cv2.dnn.blobFromImages(list(images_bgr), INPUT_SCALE, None, (INPUT_MEAN,) * 3,
+                                      swapRB=False, crop=False)
+        logits, _ = self._run(blob)
+        lg = logits.transpose(0, 2, 3, 1)
+        return _softmax(lg.reshape(-1, lg.shape[3])).reshape(lg.shape)
+
     def _run(self, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         self.net.setInput(blob)
         logits, emb = self.net.forward(["logits", "embedding"])

@@ -23,16 +23,17 @@ Two reads must agree before a die is answered, else it is refused:
   network's answer restricted to the taught faces and a vote of the nearest
   taught embeddings.
 
-Dice the blob finder missed (touching dice, shadows) are proposed by running
-the network over the whole frame (`_scan`) when a profile is given or when
-the frame shows dice other than d6. A pip reader's d6 answer stands unless
+Where the first look found no die (a refusal, a weak detector peak), the
+network looks again densely over a small window around it (`_add_scanned`)
+when a profile is given or when the frame shows dice other than d6.
+A pip reader's d6 answer stands unless
 the network is sure the die is another kind (a d8's 8 is not a d6's 1) or a
 profile's vote reads it otherwise.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -55,7 +56,7 @@ MERGE_SIDES = 0.6  # answers closer than this many die sides are one die
 KNN_K = 7
 KNN_MIN_VOTE = 0.7  # share of the k nearest that agree
 KNN_OVERRULE_P = 0.3  # the vote overrules the network only if the network gives it this much
-MAX_SCAN_PX = 1.2e6  # the scan's input, at most (pixels)
+SCAN_REACH_CELLS = 2  # a second look searches this many network cells (0.2 die sides) each way
 TAUGHT_MARGIN = 0.08  # exemplar score of the best face over the best other face
 TAUGHT_MARGIN_SCAN = 0.11  # the same for a die found only by the scan
 TAUGHT_MIN_SCORE = 0.4  # the best exemplar's correlation, at least
@@ -85,7 +86,8 @@ class _Read:
 
 def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
            profile: Profile | None,
-           game_kinds: Collection[str] | None = None) -> tuple[list[Die], list[Rejection]]:
+           game_kinds: Collection[str] | None = None,
+           places: Sequence[tuple[float, float]] = ()) -> tuple[list[Die], list[Rejection]]:
     """The d6 reader's answers and refusals, with other kinds read.
 
     `game_kinds`: the kinds the game in play throws, when known. Where the d6
@@ -94,6 +96,10 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     number token beside a d6 game's tray is no d10 of it. A die the d6 reader
     found stays answered whatever its kind (the rules then say a die of the
     wrong kind is on the tray).
+
+    `places`: where else a die may lie (the detector's weak peaks, not
+    refused): looked at again with the refusals when dice other than d6 are
+    read or a profile is given.
     """
     net = faces.load_net()
     if net is None:
@@ -147,7 +153,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
                 why = UNREADABLE
             refused.append(Rejection(it.center, why, it.outline, f"faces: {d}"))
     if profile is not None or any(a.kind != "d6" for a in answers):
-        answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds)
+        answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds,
+                                        places)
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
@@ -348,31 +355,45 @@ def image_side(sides) -> float | None:
 # ----------------------------------------------------------------------------- scan
 
 
-def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, game_kinds=None):
-    """Dice the blobs missed: the network over the whole frame, peaks of
-    P(a die) away from every answer, each read twice at its cell (only those
-    of the game's kinds, when given)."""
+def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, game_kinds=None,
+                 places=()):
+    """Dice the first look missed: around each place worth a second look (a
+    blob refused for another reason than unreadable, a weak detector peak) that no answer covers, the network
+    densely over a small window (SCAN_REACH_CELLS cells each way); the
+    window's peak of P(a die), read twice at its cell (only dice of the
+    game's kinds, when given)."""
     k = faces.DIE_PX / typical
     h, w = frame.shape[:2]
-    if h * w * k * k > MAX_SCAN_PX:
+    spots: list[tuple[float, float]] = []
+    looked = [r.center for r in refused if r.why != UNREADABLE]  # a cocked die is not looked at again
+    for c in looked + [tuple(p) for p in places]:
+        if (not _near(c, answers, MERGE_SIDES * typical) and not _near_pts(c, spots, MERGE_SIDES * typical)
+                and 0 <= c[0] < w and 0 <= c[1] < h):
+            spots.append(c)
+    if not spots:
         return answers, refused
-    small = cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1
-                       else cv2.INTER_LINEAR)
-    pad = faces.CROP_PX // 2
-    small = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    probs, _ = net.dense(small)
-    die_p = 1.0 - probs[..., 0]
-    peak = (die_p >= PEAK_MIN_P) & (die_p >= cv2.dilate(die_p, np.ones((3, 3), np.uint8)))
-    ys, xs = np.nonzero(peak)
-    # cell (i, j) is the crop whose top-left is (j, i) * stride in the padded image
-    cs = [((x * faces.STRIDE_PX + faces.CROP_PX / 2 - pad) / k,
-           (y * faces.STRIDE_PX + faces.CROP_PX / 2 - pad) / k) for y, x in zip(ys, xs, strict=True)]
-    taken = [a.center for a in answers]
-    new = [c for c in cs if not any(np.hypot(c[0] - t[0], c[1] - t[1]) < MERGE_SIDES * typical
-                                    for t in taken)]
-    new = [c for c in new if 0 <= c[0] < w and 0 <= c[1] < h]
+    half = faces.CROP_PX // 2 + SCAN_REACH_CELLS * faces.STRIDE_PX
+    h2 = faces.STRIDE_PX // 2
+    # the frame scaled once (area-averaged: no aliasing), windows cut from it
+    small = cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    small = cv2.copyMakeBorder(small, half, half + h2, half, half + h2, cv2.BORDER_REPLICATE)
+    # window's top-left in padded pixels; each spot also shifted half a cell each way: a grid
+    # of half the network's stride (a peak exactly on a refused blob's centre reads as it did)
+    corners = [(round(cx * k) + dx, round(cy * k) + dy) for cx, cy in spots
+               for dx, dy in ((0, 0), (h2, h2), (h2, 0), (0, h2))]
+    windows = [small[y : y + 2 * half, x : x + 2 * half] for x, y in corners]
+    die_p = 1.0 - net.dense_many(windows)[..., 0]  # (N, cells, cells)
+    new, strength = [], {}
+    for (x0, y0), dp in zip(corners, die_p, strict=True):
+        peak = (dp >= PEAK_MIN_P) & (dp >= cv2.dilate(dp, np.ones((3, 3), np.uint8)))
+        for i, j in zip(*np.nonzero(peak), strict=True):
+            # cell (i, j) is the crop whose top-left is (j, i) * stride in the window
+            c = ((x0 + j * faces.STRIDE_PX + faces.CROP_PX / 2 - half) / k,
+                 (y0 + i * faces.STRIDE_PX + faces.CROP_PX / 2 - half) / k)
+            if not _near(c, answers, MERGE_SIDES * typical):
+                new.append(c)
+                strength[c] = float(dp[i, j])
     if taught is not None:  # the strongest few peaks only (matching costs time)
-        strength = {c: float(die_p[y, x]) for c, y, x in zip(cs, ys, xs, strict=True)}
         new = sorted((c for c in new if strength[c] >= SCAN_TAUGHT_MIN_P),
                      key=lambda c: -strength[c])[:SCAN_TAUGHT_MAX]
     if not new:
@@ -423,7 +444,11 @@ def _clamp(side: float, typical: float) -> float:
 
 
 def _near(c, others, dist: float) -> bool:
-    return any(np.hypot(c[0] - o.center[0], c[1] - o.center[1]) < dist for o in others)
+    return _near_pts(c, [o.center for o in others], dist)
+
+
+def _near_pts(c, points, dist: float) -> bool:
+    return any(np.hypot(c[0] - p[0], c[1] - p[1]) < dist for p in points)
 
 
 def _merge(answers: list[Die], typical: float) -> list[Die]:

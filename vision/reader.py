@@ -297,6 +297,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     close_up = max(h, w) <= learned.CLOSE_UP_MAX_PX
     dice: list[Die] = []
     rejected: list[Rejection] = []
+    weak: list[tuple[float, float]] = []  # peaks on what is no d6, too weak to refuse
     for f, side, p, off, crop in zip(keep, sides, probs, offs, crops, strict=True):
         c = int(p.argmax())
         cx, cy = f.center
@@ -320,11 +321,11 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         elif c < 6:
             rejected.append(Rejection((cx, cy), LOW_CONFIDENCE, outline, detail))
         elif c == learned.OTHER and f.score < params.junk_max_score:
-            continue  # a weak peak on something that is no die: tray texture
+            weak.append((cx, cy))  # not refused (tray texture, mostly): kinds may look again
         else:
             rejected.append(Rejection((cx, cy), str(learned.CLASSES[c]), outline, detail))
     if params.other_kinds:
-        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds)
+        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),

@@ -34,9 +34,11 @@ pytestmark = pytest.mark.skipif(NET is None, reason="vision/models/faces.onnx no
 # floors: the committed model as measured (issue 4's targets are NOT met yet:
 # 99 % per kind after teaching); raise them as the network is trained further
 KIND_HEAD_MIN = 0.5  # measured 0.74 (faces_v5), kind at labelled centres
-GOLDEN_RIGHT_MIN = 0.85  # measured 66/76 = 87 % read right (faces_v10; was 17/76 with faces_v5)
-WRONG_MAX = 0.03  # measured 2 wrong of 76 (a d8 and a taba)
-UNREADABLE_ANSWERED_MAX = 3  # measured 2 of 11 (cocked d6 answered by the pip reader)
+GOLDEN_RIGHT_MIN = 0.88  # measured 68/76 = 89 % read right (faces_v10, second look in windows;
+# 66/76 with the whole-frame scan, 17/76 with faces_v5)
+WRONG_MAX = 0.03  # measured 1 wrong of 76 (a d8)
+UNREADABLE_ANSWERED_MAX = 4  # measured 4 of 11: a cocked and a stacked d6 answered by the d6 reader, a cocked d6 by the
+# network's second look (a finer grid than the old whole-frame scan), a taba on an end
 
 
 def test_model_runs_on_crops_and_densely():
@@ -110,3 +112,21 @@ def test_golden_numerals_and_tabas_no_wrong_values(taught):
     samples = load_dataset(NUM_EVAL) + load_dataset(TABAS)
     report = evaluate(samples, lambda f: read_dice(f, taught))
     assert report.total("wrong") <= WRONG_MAX * report.total("labelled")
+
+
+def test_the_second_look_reads_dice_the_first_look_missed(monkeypatch):
+    """Two tabas of a rendered scene are refused at the first look (the blob's
+    centre reads as nothing); the network's look around the refusals reads them."""
+    frame = cv2.imread(str(TABAS / "taba_4_00000.jpg"))
+    want = [("carnero", (324, 392)), ("tripas", (122, 467))]
+
+    def read_at(r, value, at):
+        return any(d.kind == "taba" and d.value == value and np.hypot(d.center[0] - at[0], d.center[1] - at[1]) < 20
+                   for d in r.dice)
+
+    r = read_dice(frame)
+    assert all(read_at(r, v, at) for v, at in want)
+    monkeypatch.setattr("vision.kinds._add_scanned", lambda net, frame, typical, answers, refused, *a, **k:
+                        (answers, refused))
+    r = read_dice(frame)
+    assert not any(read_at(r, v, at) for v, at in want)  # the first look alone
