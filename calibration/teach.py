@@ -115,7 +115,7 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
             name=n,
             kinds=tuple(sorted(per_set[n]["kinds"])),
             side_frac=float(np.median(per_set[n]["sides"])),
-            colour=per_set[n]["colours"].most_common(1)[0][0] if per_set[n]["colours"] else None,
+            colour=_set_colour(per_set[n]["colours"]),
             colour_lab=tuple(float(x) for x in np.median(per_set[n]["labs"], axis=0)),
             faces=tuple(sorted(per_set[n]["faces"], key=lambda kv: (kv[0], str(kv[1])))),
             n_dice=per_set[n]["n"],
@@ -198,6 +198,16 @@ def _load_tolerant(root: Path, log: Callable[[str], None] | None) -> list[Sample
 
 
 BLOBS_ONLY = replace(DEFAULT_PARAMS, other_kinds=False)
+SET_COLOUR_SHARE = 0.9  # a set has one colour when its labels name it for this share of its dice
+
+
+def _set_colour(colours: Counter) -> str | None:
+    """The set's colour when its labels agree on one; None for a set of mixed
+    colours (each die's colour is then named from its body when read)."""
+    if not colours:
+        return None
+    name, n = colours.most_common(1)[0]
+    return name if n >= SET_COLOUR_SHARE * sum(colours.values()) else None
 
 
 def _blobs(frame: np.ndarray) -> list[tuple[tuple[float, float], float]]:

@@ -34,12 +34,13 @@ profile's vote reads it otherwise.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision import faces, templates
+from vision.colour import name_colour
 from vision.profile import Profile
 from vision.types import Die, Rejection
 
@@ -67,6 +68,8 @@ SCAN_TAUGHT_MAX = 8  # and at most this many peaks per frame, strongest first
 UNREADABLE = "unreadable"
 NOT_READ = "not read"
 UNKNOWN_OBJECT = "unknown object"
+COLOUR_DISC_SIDES = 0.35  # a numeral die's body colour: the median of a disc of this radius (die sides)
+PAINTED = ("red", "green", "blue", "purple", "black")  # a taba of another colour is `bone`
 
 
 def blob_side(outline: tuple, fallback: float = 20.0) -> float:
@@ -158,7 +161,33 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
-    return answers, refused + kept
+    return _coloured(frame, answers, typical), refused + kept
+
+
+def _coloured(frame: np.ndarray, answers: list[Die], typical: float) -> list[Die]:
+    """Name the body colour of the answers that have none (numerals read
+    untaught), and of tabas: a painted taba by its colour, else `bone`. The
+    median of a disc over the die (a numeral's ink is a minority), white
+    balanced by the frame's median (the tray, mostly) as the d6 reader does."""
+    todo = [i for i, a in enumerate(answers) if a.colour is None or (a.kind == "taba" and a.colour == "bone")]
+    if not todo:
+        return answers
+    tray = np.median(frame[::8, ::8].reshape(-1, 3), axis=0)
+    out = list(answers)
+    for i in todo:
+        a = answers[i]
+        r = max(2.0, COLOUR_DISC_SIDES * blob_side(a.outline, typical))
+        x0, y0 = max(0, int(a.center[0] - r)), max(0, int(a.center[1] - r))
+        patch = frame[y0 : int(a.center[1] + r) + 1, x0 : int(a.center[0] + r) + 1]
+        yy, xx = np.mgrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
+        disc = (xx - a.center[0]) ** 2 + (yy - a.center[1]) ** 2 <= r * r
+        if not disc.any():
+            continue
+        name = name_colour(np.median(patch[disc].reshape(-1, 3), axis=0), tray)
+        if a.kind == "taba":
+            name = name if name in PAINTED else "bone"
+        out[i] = replace(a, colour=name)
+    return out
 
 
 # ----------------------------------------------------------------------------- reads

@@ -32,7 +32,7 @@ class SetInfo:
     name: str
     kinds: tuple[str, ...]
     side_frac: float  # median side of a die's blob, of the image's longer side
-    colour: str | None  # the most common labelled colour, if labels name one
+    colour: str | None  # the labelled colour, if the labels name one for (nearly) every die
     colour_lab: tuple[float, float, float]  # median body colour (OpenCV Lab)
     faces: tuple[tuple[str, int | str], ...]  # (kind, value) pairs taught
     n_dice: int  # dice taught

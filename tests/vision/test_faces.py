@@ -37,6 +37,8 @@ KIND_HEAD_MIN = 0.5  # measured 0.74 (faces_v5), kind at labelled centres
 GOLDEN_RIGHT_MIN = 0.88  # measured 68/76 = 89 % read right (faces_v10, second look in windows;
 # 66/76 with the whole-frame scan, 17/76 with faces_v5)
 WRONG_MAX = 0.03  # measured 1 wrong of 76 (a d8)
+COLOUR_NUMERALS_MIN = 0.65  # measured 28/39 = 72 % (light dice named yellow or orange on coloured felt)
+COLOUR_TABAS_MIN = 0.9  # measured 29/29
 UNREADABLE_ANSWERED_MAX = 4  # measured 4 of 11: a cocked and a stacked d6 answered by the d6 reader, a cocked d6 by the
 # network's second look (a finer grid than the old whole-frame scan), a taba on an end
 
@@ -130,3 +132,13 @@ def test_the_second_look_reads_dice_the_first_look_missed(monkeypatch):
                         (answers, refused))
     r = read_dice(frame)
     assert not any(read_at(r, v, at) for v, at in want)  # the first look alone
+
+
+@pytest.mark.skipif(not NUM_EVAL.is_dir() or not TABAS.is_dir(), reason="no fixtures")
+def test_numeral_dice_and_tabas_read_untaught_have_their_colour_named():
+    """The body colour of a numeral die (no pips to leave out: the median of a
+    disc over it) and of a taba (`bone`, or a painted one's colour)."""
+    for folder, floor in ((NUM_EVAL, COLOUR_NUMERALS_MIN), (TABAS, COLOUR_TABAS_MIN)):
+        report = evaluate(load_dataset(folder), read_dice)
+        assert report.total("colour_labelled") >= 25
+        assert report.total("colour_right") >= floor * report.total("colour_labelled"), folder.name

@@ -114,3 +114,14 @@ def test_taught_numerals_are_read_back(tmp_path):
 
 
 READ_BACK_MIN = 0.65  # measured 32 of 42 right (76 %), 1 wrong
+
+
+def test_a_set_of_mixed_colours_has_no_one_colour():
+    from collections import Counter
+
+    from calibration.teach import _set_colour
+
+    assert _set_colour(Counter({"blue": 10})) == "blue"
+    assert _set_colour(Counter({"blue": 19, "white": 1})) == "blue"  # one mislabelled die
+    assert _set_colour(Counter({"blue": 6, "white": 4})) is None  # each die is named when read
+    assert _set_colour(Counter()) is None
