@@ -64,7 +64,7 @@ TAUGHT_MIN_SCORE = 0.4  # the best exemplar's correlation, at least
 TAUGHT_KIND_MIN = 0.2  # the network's P(the answered kind), at least
 TAUGHT_NONE_MAX = 0.5  # the network's P(not a die), at most
 SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die) >= this
-SCAN_TAUGHT_MAX = 8  # and at most this many peaks per frame, strongest first
+SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
 UNREADABLE = "unreadable"
 NOT_READ = "not read"
 UNKNOWN_OBJECT = "unknown object"
@@ -403,22 +403,30 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, ga
         return answers, refused
     half = faces.CROP_PX // 2 + SCAN_REACH_CELLS * faces.STRIDE_PX
     h2 = faces.STRIDE_PX // 2
-    # the frame scaled once (area-averaged: no aliasing), windows cut from it
-    small = cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
-    small = cv2.copyMakeBorder(small, half, half + h2, half, half + h2, cv2.BORDER_REPLICATE)
-    # window's top-left in padded pixels; each spot also shifted half a cell each way: a grid
-    # of half the network's stride (a peak exactly on a refused blob's centre reads as it did)
-    corners = [(round(cx * k) + dx, round(cy * k) + dy) for cx, cy in spots
-               for dx, dy in ((0, 0), (h2, h2), (h2, 0), (0, h2))]
-    windows = [small[y : y + 2 * half, x : x + 2 * half] for x, y in corners]
+    side = 2 * half + h2  # scaled pixels around a spot: its windows at every shift
+    reach = int(np.ceil(side / k))  # ... in frame pixels
+    windows, corners = [], []
+    for cx, cy in spots:
+        # the frame's pixels around the spot, scaled (area-averaged: no aliasing); edges repeated
+        x0, y0 = int(round(cx - half / k)), int(round(cy - half / k))
+        region = frame[max(0, y0) : max(0, y0 + reach), max(0, x0) : max(0, x0 + reach)]
+        top, left = max(0, -y0), max(0, -x0)
+        region = cv2.copyMakeBorder(region, top, reach - top - region.shape[0], left,
+                                    reach - left - region.shape[1], cv2.BORDER_REPLICATE)
+        small = cv2.resize(region, (side, side), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+        # each spot also shifted half a cell each way: a grid of half the network's stride
+        # (a peak exactly on a refused blob's centre reads as it did)
+        for dx, dy in ((0, 0), (h2, h2), (h2, 0), (0, h2)):
+            windows.append(small[dy : dy + 2 * half, dx : dx + 2 * half])
+            corners.append((x0 + dx * reach / side, y0 + dy * reach / side, reach / side))
     die_p = 1.0 - net.dense_many(windows)[..., 0]  # (N, cells, cells)
     new, strength = [], {}
-    for (x0, y0), dp in zip(corners, die_p, strict=True):
+    for (x0, y0, px), dp in zip(corners, die_p, strict=True):
         peak = (dp >= PEAK_MIN_P) & (dp >= cv2.dilate(dp, np.ones((3, 3), np.uint8)))
         for i, j in zip(*np.nonzero(peak), strict=True):
             # cell (i, j) is the crop whose top-left is (j, i) * stride in the window
-            c = ((x0 + j * faces.STRIDE_PX + faces.CROP_PX / 2 - half) / k,
-                 (y0 + i * faces.STRIDE_PX + faces.CROP_PX / 2 - half) / k)
+            c = (x0 + (j * faces.STRIDE_PX + faces.CROP_PX / 2) * px,
+                 y0 + (i * faces.STRIDE_PX + faces.CROP_PX / 2) * px)
             if not _near(c, answers, MERGE_SIDES * typical):
                 new.append(c)
                 strength[c] = float(dp[i, j])
