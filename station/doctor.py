@@ -173,6 +173,23 @@ def check_calibration(cfg: Config) -> Check:
     return Check("calibration", OK, ", ".join(parts))
 
 
+def check_dice_set(cfg: Config) -> Check:
+    """The taught dice set the station reads with (station.vision_reader), if any."""
+    if cfg.read.reader != "vision":
+        return Check("dice set", OK, f"read.reader is {cfg.read.reader!r}: no taught set applies")
+    from station.vision_reader import VisionReader
+
+    reader = VisionReader(cfg.data_dir)
+    if reader.problem:
+        return Check("dice set", WARN, reader.problem,
+                     "GM screen -> Calibrate -> Teach a dice set: teach the set again, or choose another")
+    taught = reader.taught()
+    if reader.in_use is None:
+        return Check("dice set", OK, "reads untaught (common d6, d8, d10, d10t and tabas)"
+                     + (f"; taught sets not in use: {', '.join(taught)}" if taught else ""))
+    return Check("dice set", OK, f"reads with the taught set {reader.in_use!r}")
+
+
 def run_checks(config_path: str | None, *, camera_factory=None, pin_factory=None,
                wait_s: float = BUTTON_WAIT_S, env: dict[str, str] | None = None,
                model_file: Path = PI_MODEL_FILE, limits: StorageLimits | None = None,
@@ -193,4 +210,5 @@ def run_checks(config_path: str | None, *, camera_factory=None, pin_factory=None
     done(check_camera(cfg, camera_factory))
     done(check_button(cfg, wait_s=wait_s, pin_factory=pin_factory, say=say))
     done(check_calibration(cfg))
+    done(check_dice_set(cfg))
     return results

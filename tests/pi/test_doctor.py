@@ -104,3 +104,19 @@ def test_calibration_reads_the_pages_tray_file(tmp_path):
     tray.write_text('{"corners": [[0, 0]')
     check = check_calibration(cfg)
     assert check.status == FAIL and "not valid JSON" in check.detail and "Calibrate" in check.fix
+
+
+def test_the_dice_set_in_use_is_told_and_one_that_no_longer_loads_warns(tmp_path):
+    import json
+
+    from station.config import load_config
+    from station.doctor import check_dice_set
+
+    cfg = load_config(write_config(tmp_path))
+    check = check_dice_set(cfg)
+    assert check.status == OK and "untaught" in check.detail
+    choice = tmp_path / "data" / "calibration" / "profile.json"
+    choice.parent.mkdir(parents=True)
+    choice.write_text(json.dumps({"profile": "gone"}))  # its folder was deleted
+    check = check_dice_set(cfg)
+    assert check.status == WARN and "gone" in check.detail and "teach" in check.fix
