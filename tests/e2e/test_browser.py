@@ -132,3 +132,43 @@ def test_other_pages_render(server, browser):
     WebDriverWait(browser, 10).until(EC.text_to_be_present_in_element((By.ID, "live"), "live"))
     time.sleep(0.5)
     shot(browser, "table-phone")
+
+
+def _post(base: str, path: str, data: bytes, content_type: str) -> dict:
+    req = urllib.request.Request(base + path, data=data, method="POST", headers={
+        "Authorization": f"Bearer {TOKEN}", "Content-Type": content_type, "Accept": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        return json.load(resp)
+
+
+def test_a_taught_set_is_chosen_on_the_calibration_page(server, browser):
+    """Teach a set through the API (one labelled photo of the demo), then in
+    the browser put it aside and choose it again; the choice is what the page
+    shows after a reload."""
+    from pathlib import Path
+
+    from station.camera import default_replay_folder
+
+    photo = sorted(Path(default_replay_folder()).glob("*.jpg"))[0]
+    label = json.loads(photo.with_suffix(".json").read_text())
+    labels = [{"kind": d["kind"], "value": d["value"], "center": d["center"]} for d in label["dice"]]
+    boundary = "----e2e"
+    parts = []
+    for name, value in (("set", "demo-white"), ("labels", json.dumps(labels))):
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\r\n'
+                 "Content-Type: image/jpeg\r\n\r\n".encode() + photo.read_bytes() + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    _post(server, "/calibrate/teach-photo", b"".join(parts), f"multipart/form-data; boundary={boundary}")
+    assert _post(server, "/calibrate/teach", json.dumps({"set": "demo-white"}).encode(),
+                 "application/json")["in_use"] == "demo-white"
+    login(browser, server)
+    for choice, shown in (("", "any dice"), ("demo-white", "demo-white")):
+        browser.get(server + "/calibrate/")
+        Select(WebDriverWait(browser, 10).until(
+            EC.presence_of_element_located((By.ID, "in-use")))).select_by_value(choice)
+        browser.find_element(By.ID, "btn-use").click()
+        WebDriverWait(browser, 10).until(EC.text_to_be_present_in_element((By.ID, "toast"), shown))
+        browser.refresh()
+        sel = Select(WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.ID, "in-use"))))
+        assert sel.first_selected_option.get_attribute("value") == choice
