@@ -17,8 +17,10 @@ Two reads must agree before a die is answered, else it is refused:
   TAUGHT_KIND_MIN; P(none) at most TAUGHT_NONE_MAX). That and the network's
   own reading (as without a profile, of a taught kind) are the two reads:
   one answering and the other silent answers, both answering alike answers,
-  both answering differently refuses; a taba face (every bone differs)
-  always needs the network's own reading;
+  both answering differently refuses, and so does the network leaning to
+  another face than the exemplars' (P >= TAUGHT_CONTRADICT_P, below its own
+  answering threshold); a taba face (every bone differs) always needs the
+  network's own reading;
 - with a profile of the previous version (no exemplars: only in tests), the
   network's answer restricted to the taught faces and a vote of the nearest
   taught embeddings.
@@ -63,6 +65,7 @@ TAUGHT_MARGIN_SCAN = 0.11  # the same for a die found only by the scan
 TAUGHT_MIN_SCORE = 0.4  # the best exemplar's correlation, at least
 TAUGHT_KIND_MIN = 0.2  # the network's P(the answered kind), at least
 TAUGHT_NONE_MAX = 0.5  # the network's P(not a die), at most
+TAUGHT_CONTRADICT_P = 0.5  # the network's P of another face that refuses the exemplars' answer
 SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die) >= this
 SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
 UNREADABLE = "unreadable"
@@ -324,12 +327,18 @@ class _Taught:
     def decide(self, rd: _Read, outline, margin: float = TAUGHT_MARGIN, min_p: float = MIN_P) -> Die | str:
         """The exemplars' answer; where they are unsure, the network's own
         answer (its two reads agree, P >= MIN_P, a taught kind); where both
-        answer and differ, a refusal."""
+        answer and differ, or the network gives another face P >=
+        TAUGHT_CONTRADICT_P (too unsure to answer it, sure enough to doubt
+        the exemplars), a refusal."""
         why = self._refusal(rd)
         if why is not None:
             return why
         ex = self._exemplars(rd, outline, margin)
         net = _decide(rd, outline, None, min_p)
+        top = int(rd.probs.argmax())
+        if (isinstance(ex, Die) and faces.CLASSES[top] != (ex.kind, ex.value)
+                and float(rd.probs[top]) >= TAUGHT_CONTRADICT_P):
+            return NOT_READ  # the network reads another face, if not surely enough to answer it
         if not isinstance(net, Die) or net.kind not in self.profile.kinds:
             # every bone differs: a taba's face needs the network's own reading
             return NOT_READ if isinstance(ex, Die) and ex.kind == "taba" else ex

@@ -83,3 +83,18 @@ def test_a_read_below_the_scan_floor_is_not_answered(monkeypatch):
     t = _taught(monkeypatch, kinds.NOT_READ)
     assert isinstance(t.decide(rd, BOX), Die)  # 0.8 >= MIN_P
     assert t.decide(rd, BOX, kinds.TAUGHT_MARGIN_SCAN, kinds.MIN_P_SCAN) == kinds.NOT_READ
+
+
+def test_a_network_leaning_to_another_face_refuses_the_exemplars_answer(monkeypatch):
+    """Too unsure to answer on its own (P < MIN_P), the network still leans to
+    another face: the exemplars' answer is doubted and the die refused."""
+    assert kinds.TAUGHT_CONTRADICT_P <= 0.6 < kinds.MIN_P
+    d = _taught(monkeypatch, _die("d10", 3)).decide(_read(("d10", 8), p=0.6), BOX)
+    assert d == kinds.NOT_READ
+
+
+def test_a_network_leaning_to_the_same_face_lets_the_exemplars_answer(monkeypatch):
+    d = _taught(monkeypatch, _die("d10", 3)).decide(_read(("d10", 3), p=0.6), BOX)
+    assert isinstance(d, Die) and (d.kind, d.value) == ("d10", 3)
+    d = _taught(monkeypatch, _die("d10", 3)).decide(_read(("d10", 8), p=0.3), BOX)
+    assert isinstance(d, Die) and (d.kind, d.value) == ("d10", 3)  # the network is unsure: silent
