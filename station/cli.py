@@ -23,6 +23,11 @@ def game_kinds(text: str) -> frozenset[str]:
     return frozenset(names)
 
 
+def _add_kinds(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--kinds", type=game_kinds, metavar="KIND,...",
+                   help="only the kinds a game throws (d6,d8,d10,d10t,taba): other numbered things are left out")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dicestation", description="A dice-reading station for real tables."
@@ -34,14 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("read", help="read the dice in photos, one JSON line per image")
     p.add_argument("--profile", help="dice-set profile made by `teach`")
-    p.add_argument("--kinds", type=game_kinds, metavar="KIND,...",
-                   help="only the kinds a game throws (d6,d8,d10,d10t,taba): other numbered things are left out")
+    _add_kinds(p)
     p.add_argument("images", nargs="+", metavar="IMAGE")
 
     p = sub.add_parser("eval", help="measure the reader on a labelled data set")
     p.add_argument("--profile", help="dice-set profile made by `teach`")
-    p.add_argument("--kinds", type=game_kinds, metavar="KIND,...",
-                   help="only the kinds a game throws (d6,d8,d10,d10t,taba): other numbered things are left out")
+    _add_kinds(p)
     p.add_argument("dataset", metavar="DATASET")
 
     p = sub.add_parser("teach", help="learn a dice set from a labelled data set")

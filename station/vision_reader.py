@@ -28,7 +28,7 @@ from vision.types import Reading
 
 log = logging.getLogger(__name__)
 
-PROFILE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # as the calibration page names sets
+SET_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # a dice set's name: its folder under sets/ and profiles/
 CHOICE_FILE = Path("calibration") / "profile.json"
 
 
@@ -73,7 +73,7 @@ class VisionReader:
             self._name, self._profile, self.problem = name, profile, ""
 
     def _load(self, name: str):
-        if not isinstance(name, str) or not PROFILE_NAME.match(name):
+        if not isinstance(name, str) or not SET_NAME.match(name):
             raise ProfileChoiceError("set: the name of a taught dice set (letters, digits, - or _)")
         folder = self.data_dir / "profiles" / name
         if not (folder / "profile.json").is_file():

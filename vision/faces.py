@@ -12,9 +12,9 @@ is DIE_PX wide, at any rotation. It answers:
 - `embedding`: the penultimate layer, unit length: what a taught profile's
   nearest-neighbour vote compares (vision.kinds).
 
-The network is fully convolutional: run on a whole (scaled) frame it gives
-the same answers on a grid of STRIDE_PX, which is how dice the blob finder
-missed are proposed (`scan`).
+The network is fully convolutional: run on a bigger (scaled) image it gives
+the same answers on a grid of STRIDE_PX (`dense_many`), which is how the
+second look around what the first look refused finds a die (vision.kinds).
 
 Pure functions on arrays; the weights are package data (vision/models/).
 """
@@ -84,17 +84,10 @@ class FaceNet:
         logits, emb = self._run(blob)
         return _softmax(logits.reshape(len(crops_bgr), -1)), _unit(emb.reshape(len(crops_bgr), -1))
 
-    def dense(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Probabilities (H', W', C) on the grid: cell (i, j) is the crop whose
-        top-left corner is (j, i) * STRIDE_PX in `image_bgr`."""
-        blob = cv2.dnn.blobFromImage(image_bgr, INPUT_SCALE, None, (INPUT_MEAN,) * 3,
-                                     swapRB=False, crop=False)
-        logits, emb = self._run(blob)
-        lg = logits[0].transpose(1, 2, 0)
-        return _softmax(lg.reshape(-1, lg.shape[2])).reshape(lg.shape), emb[0].transpose(1, 2, 0)
-
     def dense_many(self, images_bgr: list[np.ndarray]) -> np.ndarray:
-        """`dense` of several images of one size in one forward pass: (N, H', W', C)."""
+        """Probabilities (N, H', W', C) on the grid of each image (all of one
+        size, one forward pass): cell (i, j) is the crop whose top-left
+        corner is (j, i) * STRIDE_PX in the image."""
         blob = cv2.dnn.blobFromImages(list(images_bgr), INPUT_SCALE, None, (INPUT_MEAN,) * 3,
                                       swapRB=False, crop=False)
         logits, _ = self._run(blob)

@@ -395,11 +395,13 @@ def image_side(sides) -> float | None:
 
 def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, game_kinds=None,
                  places=()):
-    """Dice the first look missed: around each place worth a second look (a
-    blob refused for another reason than unreadable, a weak detector peak) that no answer covers, the network
-    densely over a small window (SCAN_REACH_CELLS cells each way); the
-    window's peak of P(a die), read twice at its cell (only dice of the
-    game's kinds, when given)."""
+    """Dice the first look missed. Around each place worth a second look (a
+    blob refused for another reason than unreadable, a weak detector peak)
+    that no answer covers, the network runs densely over a small window
+    (SCAN_REACH_CELLS cells each way, on a grid of half its stride); each
+    peak of P(a die) is read twice at its cell (only dice of the game's
+    kinds, when given). The whole frame is not scanned: the detector proposes
+    every die, d6 or not, and a whole-frame scan cost ~90 ms of a taught read."""
     k = faces.DIE_PX / typical
     h, w = frame.shape[:2]
     spots: list[tuple[float, float]] = []

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +24,11 @@ from station.annotate import encode_jpeg
 from station.store import write_atomic
 from station.tray import Layout, LayoutError, parse_layout
 from station.tray import points as tray_points
+from station.vision_reader import SET_NAME
 from web.api import body
 from web.security import decode_image, gm_required
 
 bp = Blueprint("calibrate", __name__, url_prefix="/calibrate")
-SET_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 
 
 def _station():

@@ -50,7 +50,9 @@ def test_model_runs_on_crops_and_densely():
     assert probs.shape == (3, len(faces.CLASSES))
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
     assert np.allclose(np.linalg.norm(emb, axis=1), 1.0, atol=1e-3)
-    dense, _ = NET.dense(np.zeros((96, 128, 3), np.uint8))
+    dense = NET.dense_many([np.zeros((96, 128, 3), np.uint8)] * 2)
+    assert dense.shape[0] == 2
+    dense = dense[0]
     assert dense.shape[2] == len(faces.CLASSES)
     assert dense.shape[:2] == ((96 - faces.CROP_PX) // faces.STRIDE_PX + 1,
                                (128 - faces.CROP_PX) // faces.STRIDE_PX + 1)
@@ -59,7 +61,7 @@ def test_model_runs_on_crops_and_densely():
 def test_dense_cell_is_the_crop_at_its_corner():
     rng = np.random.default_rng(1)
     img = cv2.GaussianBlur(rng.integers(0, 255, (80, 80, 3), dtype=np.uint8), (5, 5), 0)
-    dense, _ = NET.dense(img)
+    dense = NET.dense_many([img])[0]
     y, x = 2, 3
     p, _ = NET.forward([img[y * 8 : y * 8 + 48, x * 8 : x * 8 + 48]])
     # same pixels; only the zero padding at the crop's own edge differs
