@@ -18,9 +18,10 @@ Two reads must agree before a die is answered, else it is refused:
   own reading (as without a profile, of a taught kind) are the two reads:
   one answering and the other silent answers, both answering alike answers,
   both answering differently refuses, and so does the network leaning to
-  another face than the exemplars' (P >= TAUGHT_CONTRADICT_P, below its own
-  answering threshold); a taba face (every bone differs) always needs the
-  network's own reading;
+  another face than the exemplars' (P >= TAUGHT_LEAN_P, below its own
+  answering threshold); where the exemplars nearly tie on two faces, the one
+  the network leans to is their answer; a taba face (every bone differs)
+  always needs the network's own reading;
 - with a profile of the previous version (no exemplars: only in tests), the
   network's answer restricted to the taught faces and a vote of the nearest
   taught embeddings.
@@ -65,7 +66,8 @@ TAUGHT_MARGIN_SCAN = 0.11  # the same for a die found only by the scan
 TAUGHT_MIN_SCORE = 0.4  # the best exemplar's correlation, at least
 TAUGHT_KIND_MIN = 0.2  # the network's P(the answered kind), at least
 TAUGHT_NONE_MAX = 0.5  # the network's P(not a die), at most
-TAUGHT_CONTRADICT_P = 0.5  # the network's P of another face that refuses the exemplars' answer
+TAUGHT_LEAN_P = 0.5  # the network leans to a face: it refuses an exemplar answer of another face,
+# and picks between two faces the exemplars nearly tie on
 SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die) >= this
 SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
 UNREADABLE = "unreadable"
@@ -328,7 +330,7 @@ class _Taught:
         """The exemplars' answer; where they are unsure, the network's own
         answer (its two reads agree, P >= MIN_P, a taught kind); where both
         answer and differ, or the network gives another face P >=
-        TAUGHT_CONTRADICT_P (too unsure to answer it, sure enough to doubt
+        TAUGHT_LEAN_P (too unsure to answer it, sure enough to doubt
         the exemplars), a refusal."""
         why = self._refusal(rd)
         if why is not None:
@@ -337,7 +339,7 @@ class _Taught:
         net = _decide(rd, outline, None, min_p)
         top = int(rd.probs.argmax())
         if (isinstance(ex, Die) and faces.CLASSES[top] != (ex.kind, ex.value)
-                and float(rd.probs[top]) >= TAUGHT_CONTRADICT_P):
+                and float(rd.probs[top]) >= TAUGHT_LEAN_P):
             return NOT_READ  # the network reads another face, if not surely enough to answer it
         if not isinstance(net, Die) or net.kind not in self.profile.kinds:
             # every bone differs: a taba's face needs the network's own reading
@@ -355,8 +357,17 @@ class _Taught:
         kind, value = self.answer_of[b]
         rivals = [s for s, kv in zip(sc, self.answer_of, strict=True) if kv != (kind, value)]
         second = max(rivals, default=-1.0)
-        if sc[b] < TAUGHT_MIN_SCORE or sc[b] - second < margin:
+        if sc[b] < TAUGHT_MIN_SCORE:
             return NOT_READ
+        if sc[b] - second < margin:
+            # two faces nearly tie: the one of them the network leans to, if it does
+            top = int(probs.argmax())
+            b2 = max((i for i, kv in enumerate(self.answer_of) if kv != (kind, value)), key=lambda i: sc[i])
+            if float(probs[top]) < TAUGHT_LEAN_P or faces.CLASSES[top] not in (self.answer_of[b],
+                                                                                 self.answer_of[b2]):
+                return NOT_READ
+            b = b if faces.CLASSES[top] == self.answer_of[b] else b2
+            kind, value = self.answer_of[b]
         kp = faces.kind_probs(probs[None])
         if (float(kp[kind][0]) < TAUGHT_KIND_MIN
                 or max(self.profile.kinds, key=lambda k: float(kp[k][0])) != kind):

@@ -34,8 +34,8 @@ pytestmark = pytest.mark.skipif(NET is None, reason="vision/models/faces.onnx no
 # floors: the committed model as measured (issue 4's targets are NOT met yet:
 # 99 % per kind after teaching); raise them as the network is trained further
 KIND_HEAD_MIN = 0.5  # measured 0.74 (faces_v5), kind at labelled centres
-GOLDEN_RIGHT_MIN = 0.88  # measured 68/76 = 89 % read right (faces_v10, second look in windows;
-# 66/76 with the whole-frame scan, 17/76 with faces_v5)
+GOLDEN_RIGHT_MIN = 0.89  # measured 69/76 = 91 % read right (faces_v10, second look in windows, the
+# network picking between two faces the exemplars tie on; 66/76 with the whole-frame scan, 17/76 faces_v5)
 WRONG_MAX = 0.03  # measured 1 wrong of 76 (a d8)
 COLOUR_NUMERALS_MIN = 0.65  # measured 28/39 = 72 % (light dice named yellow or orange on coloured felt)
 COLOUR_TABAS_MIN = 0.9  # measured 29/29

@@ -88,7 +88,7 @@ def test_a_read_below_the_scan_floor_is_not_answered(monkeypatch):
 def test_a_network_leaning_to_another_face_refuses_the_exemplars_answer(monkeypatch):
     """Too unsure to answer on its own (P < MIN_P), the network still leans to
     another face: the exemplars' answer is doubted and the die refused."""
-    assert kinds.TAUGHT_CONTRADICT_P <= 0.6 < kinds.MIN_P
+    assert kinds.TAUGHT_LEAN_P <= 0.6 < kinds.MIN_P
     d = _taught(monkeypatch, _die("d10", 3)).decide(_read(("d10", 8), p=0.6), BOX)
     assert d == kinds.NOT_READ
 
@@ -98,3 +98,25 @@ def test_a_network_leaning_to_the_same_face_lets_the_exemplars_answer(monkeypatc
     assert isinstance(d, Die) and (d.kind, d.value) == ("d10", 3)
     d = _taught(monkeypatch, _die("d10", 3)).decide(_read(("d10", 8), p=0.3), BOX)
     assert isinstance(d, Die) and (d.kind, d.value) == ("d10", 3)  # the network is unsure: silent
+
+
+def _tied(monkeypatch):
+    """Exemplars that nearly tie on d10 3 (0.84) and d10 8 (0.83), far from d10 1."""
+    t = kinds._Taught.__new__(kinds._Taught)
+    t.profile = SimpleNamespace(kinds=("d10",), sets=[SimpleNamespace(name="d10s", kinds=("d10",), colour="blue")])
+    t.answer_of = [("d10", 3), ("d10", 8), ("d10", 1)]
+    t.keys = [(0, 0), (0, 1), (0, 2)]
+    monkeypatch.setattr(t, "scores", lambda rd: np.array([0.84, 0.83, 0.5], np.float32))
+    return t
+
+
+def test_exemplars_nearly_tied_answer_the_face_the_network_leans_to(monkeypatch):
+    d = _tied(monkeypatch)._exemplars(_read(("d10", 8), p=0.6), BOX, kinds.TAUGHT_MARGIN)
+    assert isinstance(d, Die) and (d.kind, d.value, d.colour) == ("d10", 8, "blue")
+
+
+@pytest.mark.parametrize("lean", [(("d10", 8), 0.3), (("d10", 1), 0.6)])
+def test_exemplars_nearly_tied_are_not_read_without_the_network_leaning_to_one(monkeypatch, lean):
+    """The network unsure, or leaning to a third face: no answer."""
+    d = _tied(monkeypatch)._exemplars(_read(lean[0], p=lean[1]), BOX, kinds.TAUGHT_MARGIN)
+    assert d == kinds.NOT_READ
