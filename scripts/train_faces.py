@@ -38,6 +38,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from calibration.teach import _blobs  # noqa: E402
 from vision import faces  # noqa: E402
 
 PATCH_PX = 112
@@ -52,18 +53,6 @@ UNREADABLE_WHY = ("cocked", "on end", "stacked")
 # ----------------------------------------------------------------------------- build
 
 
-def _blob_sides(frame: np.ndarray) -> list[tuple[tuple[float, float], float]]:
-    from dataclasses import replace
-
-    from vision import reader
-    from vision.kinds import blob_side
-    from vision.params import DEFAULT_PARAMS
-
-    r = reader.read_dice(frame, params=replace(DEFAULT_PARAMS, other_kinds=False))  # the blob finder only
-    return [(it.center, blob_side(it.outline)) for it in list(r.dice) + list(r.rejected)
-            if it.outline]
-
-
 def _patch(frame, centre, side):
     k = PATCH_DIE_PX / max(1.0, side)
     M = np.float32([[k, 0, PATCH_PX / 2 - k * centre[0]], [0, k, PATCH_PX / 2 - k * centre[1]]])
@@ -74,7 +63,7 @@ def _patch(frame, centre, side):
 
 def image_patches(frame: np.ndarray, label: dict, rng: np.random.Generator):
     """(patches, class indices) of one labelled image."""
-    blobs = _blob_sides(frame)
+    blobs = _blobs(frame)  # every blob the d6 reader sees, as teaching sees them
     dice = [d for d in label.get("dice", []) if "center" in d]
     unread = [u for u in label.get("unreadable", []) if "center" in u]
     centres = [tuple(d["center"]) for d in dice] + [tuple(u["center"]) for u in unread]

@@ -62,7 +62,8 @@ class Params:
     grid_empty_max: float = 0.6  # ... and must stay below this much of the pip threshold
     # -- the learned reader (vision.learned; used when its models are present) --
     det_min_score: float = 0.3  # heat-map peak that is a die
-    junk_max_score: float = 0.5  # an 'unknown object' peak below this is dropped, not refused
+    junk_max_score: float = 0.5  # an 'unknown object' peak below this is not refused (tray texture,
+    # mostly): only a place for vision.kinds' second look
     dup_sides: float = 0.5  # two peaks nearer than this many sides are one die
     max_dice: int = 160  # heat-map peaks looked at, strongest first (a heap of dice has 100)
     side_spread: float = 1.33  # a die's side is kept within this factor of the frame's median
