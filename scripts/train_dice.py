@@ -14,7 +14,10 @@ of its own. From the repository root:
     /work/trainenv/bin/python scripts/train_dice.py det --cache /tmp/dtrain/cache --minutes 15
 
 `cls` and `det` write vision/models/dice_cls.onnx and dice_det.onnx (and
-check that cv2.dnn gives the same numbers as torch).
+check that cv2.dnn gives the same numbers as torch); `lean` writes
+dice_lean.onnx, one logit on the classifier's crop: the die leans (cocked) or
+lies on another (stacked), trained on the caches' cocked and stacked crops
+against their readable dice (docs/vision.md has the command).
 
 What is trained on (licences in ../shared/data/README.md): the `train` side of
 the file-name hash split of scripts/split_dataset.py (`is_heldout`, 30 %
@@ -394,7 +397,28 @@ def _nets():
         def forward(self, x):
             return self.fc(self.f(x))
 
-    return Detector, DetExport, {"small": Classifier, "medium": ClassifierM}
+    class Lean(nn.Module):
+        """The small classifier's layers with one output: the logit that the
+        die leans (cocked) or lies on another (stacked). `narrow`: half the
+        channels (a quarter of the work)."""
+
+        def __init__(self, narrow: bool = False):
+            super().__init__()
+            c = [8, 16, 24, 32, 16] if narrow else [16, 32, 48, 64, 32]
+            self.f = nn.Sequential(
+                *cbr(3, c[0]), nn.MaxPool2d(2),
+                *cbr(c[0], c[1]), nn.MaxPool2d(2),
+                *cbr(c[1], c[2]), nn.MaxPool2d(2),
+                *cbr(c[2], c[3]), *cbr(c[3], c[4], 2),
+            )
+            self.fc = nn.Sequential(nn.Flatten(), nn.Linear(c[4] * 9, 64), nn.ReLU(inplace=True),
+                                    nn.Dropout(0.2), nn.Linear(64, 1))
+
+        def forward(self, x):
+            return self.fc(self.f(x))
+
+    return Detector, DetExport, {"small": Classifier, "medium": ClassifierM, "lean": Lean,
+                                 "lean-narrow": lambda: Lean(narrow=True)}
 
 
 class _Clock:
@@ -492,6 +516,74 @@ def train_cls(args: argparse.Namespace) -> int:
     _export(net, _to_tensor([x[0], x[1]]), args.models / "dice_cls.onnx", {"x": {0: "n"}, "y": {0: "n"}})
     torch.save(net.state_dict(), args.cache / "cls.pt")
     return 0
+
+
+LEAN_CLASSES = (6, 7)  # cocked, stacked: what the lean network is to see
+
+
+def _augment(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop at one of the square's eight symmetries, sometimes re-photographed."""
+    im = np.rot90(im, int(rng.integers(4)))
+    if rng.uniform() < 0.5:
+        im = im[:, ::-1]
+    im = np.ascontiguousarray(im)
+    return photometric(im, rng) if rng.uniform() < 0.25 else im
+
+
+def train_lean(args: argparse.Namespace) -> int:
+    """The lean network (vision/models/dice_lean.onnx): one logit, a die that
+    leans or lies on another, against every readable die. Half of each batch
+    is such dice (they are few), half readable ones."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(2)
+    parts = [np.load(c / "cls.npz") for c in [args.cache, *args.extra]]
+    x, y, val = (np.concatenate([d[k] for d in parts]) for k in ("x", "y", "val"))
+    lean = np.isin(y, LEAN_CLASSES)
+    pos, neg = np.nonzero(lean & ~val)[0], np.nonzero((y < 6) & ~val)[0]
+    va = np.nonzero((lean | (y < 6)) & val)[0]
+    print(f"train: {len(pos)} leaning, {len(neg)} readable; val {len(va)}", flush=True)
+    net = _nets()[2][args.arch]()
+    if args.init:  # a classifier's (or an earlier lean run's) layers where their shapes fit
+        mine = net.state_dict()
+        got = {k: v for k, v in torch.load(args.init).items() if k in mine and v.shape == mine[k].shape}
+        net.load_state_dict(got, strict=False)
+        print(f"from {args.init}: {len(got)} of {len(mine)} tensors", flush=True)
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    clock = _Clock(opt, args.minutes, args.lr)
+    step, half = 0, args.batch // 2
+    while step < args.steps and clock.tick():
+        net.train()
+        idx = np.r_[rng.choice(pos, half), rng.choice(neg, half)]
+        xb = _batch_colour(_to_tensor([_augment(x[i], rng) for i in idx]), torch)
+        yb = torch.from_numpy(np.float32(np.isin(y[idx], LEAN_CLASSES)))
+        loss = F.binary_cross_entropy_with_logits(net(xb)[:, 0], yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 200 == 0:
+            print(f"step {step} loss {loss.item():.3f} {_lean_val(net, x, lean, va)}", flush=True)
+    print(f"stopped at step {step}: {_lean_val(net, x, lean, va)}")
+    net.eval()
+    _export(net, _to_tensor([x[0], x[1]]), args.models / "dice_lean.onnx", {"x": {0: "n"}, "y": {0: "n"}})
+    torch.save(net.state_dict(), args.cache / "lean.pt")
+    return 0
+
+
+def _lean_val(net, x, lean, va) -> str:
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        p = torch.sigmoid(torch.cat([net(_to_tensor(list(x[va[i:i + 2048]])))
+                                     for i in range(0, len(va), 2048)])[:, 0]).numpy()
+    pos, neg = p[lean[va]], p[~lean[va]]
+    return "val " + ", ".join(f"p>={t}: leaning {float((pos >= t).mean()):.2f} readable "
+                               f"{float((neg >= t).mean()):.4f}" for t in (0.5, 0.9, 0.98))
 
 
 def _cls_val(net, x, y, va, t: float = 0.9) -> str:
@@ -652,8 +744,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--sides-from", type=Path,
                    help="a detector (.onnx): crop each die at the side it finds there (the side "
                         "the reader crops at), where it finds the die; else the estimated side")
-    for name in ("cls", "det"):
-        t = sub.add_parser(name, help=f"train the {'classifier' if name == 'cls' else 'detector'}")
+    what = {"cls": "the classifier", "det": "the detector", "lean": "the cocked/stacked network"}
+    for name in ("cls", "det", "lean"):
+        t = sub.add_parser(name, help=f"train {what[name]}")
         t.add_argument("--cache", type=Path, required=True)
         t.add_argument("--models", type=Path, default=L.MODELS_DIR)
         t.add_argument("--minutes", type=float, default=12)
@@ -661,16 +754,18 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--threads", type=int, default=1)
         t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run)")
         t.add_argument("--lr", type=float, default=3e-3)
-        t.add_argument("--batch", type=int, default=128 if name == "cls" else 12)
+        t.add_argument("--batch", type=int, default=12 if name == "det" else 128)
         t.add_argument("--extra", type=Path, nargs="*", default=[],
                        help="more caches (build --renders-only) trained on with --cache's")
         if name == "cls":
             t.add_argument("--arch", choices=("small", "medium"), default="medium")
+        if name == "lean":
+            t.add_argument("--arch", choices=("lean", "lean-narrow"), default="lean")
     args = ap.parse_args(argv)
     if args.cmd == "build":
         return build(args)
     args.models.mkdir(parents=True, exist_ok=True)
-    return train_cls(args) if args.cmd == "cls" else train_det(args)
+    return {"cls": train_cls, "det": train_det, "lean": train_lean}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ MODELS_DIR = Path(__file__).resolve().parent / "models"
 DET_MODEL = MODELS_DIR / "dice_det.onnx"
 CLS_MODEL = MODELS_DIR / "dice_cls.onnx"
 CLS2_MODEL = MODELS_DIR / "dice_cls_medium.onnx"  # optional: a bigger classifier for unsure dice
+LEAN_MODEL = MODELS_DIR / "dice_lean.onnx"  # optional: does an answered die lean or lie on another?
 
 DET_LONG_PX = 448  # the frame's long side for the detector
 DET_STRIDE = 4  # detector output cell, detector pixels
@@ -143,6 +144,7 @@ class Models:
     detector: cv2.dnn.Net
     classifier: cv2.dnn.Net
     second: cv2.dnn.Net | None = None  # looks again at what `classifier` is unsure of
+    lean: cv2.dnn.Net | None = None  # one logit: the die leans (cocked) or lies on another
 
 
 def models_present(det_path: Path = DET_MODEL, cls_path: Path = CLS_MODEL) -> bool:
@@ -151,11 +153,11 @@ def models_present(det_path: Path = DET_MODEL, cls_path: Path = CLS_MODEL) -> bo
 
 @functools.lru_cache(maxsize=4)
 def load_models(det_path: str = str(DET_MODEL), cls_path: str = str(CLS_MODEL),
-                second_path: str = str(CLS2_MODEL)) -> Models:
+                second_path: str = str(CLS2_MODEL), lean_path: str = str(LEAN_MODEL)) -> Models:
     """The networks, read once per set of paths (cached for the process); the
-    second classifier only if its file is there."""
-    second = cv2.dnn.readNetFromONNX(second_path) if Path(second_path).is_file() else None
-    return Models(cv2.dnn.readNetFromONNX(det_path), cv2.dnn.readNetFromONNX(cls_path), second)
+    second classifier and the lean network only if their files are there."""
+    second, lean = (cv2.dnn.readNetFromONNX(p) if Path(p).is_file() else None for p in (second_path, lean_path))
+    return Models(cv2.dnn.readNetFromONNX(det_path), cv2.dnn.readNetFromONNX(cls_path), second, lean)
 
 
 @dataclass(frozen=True)
@@ -213,3 +215,11 @@ def classify(net: cv2.dnn.Net, crops: list[np.ndarray], views: int = 1) -> tuple
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     p = (e / e.sum(axis=1, keepdims=True)).reshape(len(crops), views, N_CLASSES).mean(axis=1)
     return p, out[::views, N_CLASSES:]
+
+
+def lean_probs(net: cv2.dnn.Net, crops: list[np.ndarray]) -> np.ndarray:
+    """P(the die leans or lies on another) of each classifier crop, (N,)."""
+    if not crops:
+        return np.zeros(0, np.float32)
+    net.setInput(blob_of(crops))
+    return 1.0 / (1.0 + np.exp(-net.forward()[:, 0]))

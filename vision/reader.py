@@ -290,6 +290,11 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             if p2[j].max() > p1[j].max():
                 keep[i] = learned.Found(moved[j], keep[i].side_px, keep[i].score)
                 crops[i], probs[i], offs[i] = again[j], p2[j], o2[j]
+    # what would be answered is looked at once more: does the die lean, or lie on another?
+    lean = np.zeros(len(keep), np.float32)
+    if models.lean is not None:
+        ask = [i for i, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.agree_min_prob]
+        lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
     t2 = time.perf_counter()
     tray_bgr = np.median(di.image.reshape(-1, 3), axis=0)
     tray_lab = tuple(float(v) for v in cv2.cvtColor(np.uint8([[tray_bgr]]), cv2.COLOR_BGR2Lab)[0, 0])
@@ -298,7 +303,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     dice: list[Die] = []
     rejected: list[Rejection] = []
     weak: list[tuple[float, float]] = []  # peaks on what is no d6, too weak to refuse
-    for f, side, p, off, crop in zip(keep, sides, probs, offs, crops, strict=True):
+    for f, side, p, off, crop, pl in zip(keep, sides, probs, offs, crops, lean, strict=True):
         c = int(p.argmax())
         cx, cy = f.center
         if c < 6:
@@ -310,6 +315,9 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         detail = f"p={p[c]:.2f} class={learned.CLASSES[c]} heat={f.score:.2f}"
         if cut:
             rejected.append(Rejection((cx, cy), OUTSIDE, outline, detail))
+        elif pl >= params.lean_max_p:
+            why = STACKED if p[learned.CLASS_OF_WHY[STACKED]] > p[learned.CLASS_OF_WHY[COCKED]] else COCKED
+            rejected.append(Rejection((cx, cy), why, outline, f"{detail} lean={pl:.2f}"))
         elif c < 6 and p[c] >= params.min_value_prob:
             dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), tray_bgr),
                             (cx, cy), float(p[c]), outline))

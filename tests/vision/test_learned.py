@@ -80,6 +80,15 @@ def test_second_classifier_is_optional(tmp_path):
     assert learned.load_models(second_path=str(tmp_path / "absent.onnx")).second is None
 
 
+@pytest.mark.skipif(not HAVE_MODELS, reason="no bundled models")
+def test_lean_network_is_optional(tmp_path):
+    """The network that refuses leaning and stacked dice ships with the
+    station; without its file the station still reads (the classifier's own
+    cocked/stacked classes only)."""
+    assert learned.load_models().lean is not None
+    assert learned.load_models(lean_path=str(tmp_path / "absent.onnx")).lean is None
+
+
 @pytest.mark.skipif(not learned.models_present(), reason="no bundled models")
 def test_a_heap_of_a_hundred_dice_is_read_whole():
     """A heap of dice (shared sets have ~100 in one photo) is not cut at a
@@ -100,3 +109,30 @@ def test_a_heap_of_a_hundred_dice_is_read_whole():
     right = sum(any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 25 and d.value == v
                     for d in r.dice) for c, v in truth)
     assert right >= 0.9 * len(truth)
+
+
+@pytest.mark.skipif(not HAVE_MODELS, reason="no bundled models")
+def test_a_cocked_die_the_classifier_reads_is_refused_by_the_lean_network():
+    """scene_002_cocked: a white die leaning on another at (60, 98). The
+    classifier alone answers it a value (a guess at a die no careful person
+    reads); with the lean network it is refused (cocked or stacked: the one
+    of the two the classifier rates higher), and the readable dice of the
+    scene are still answered."""
+    import dataclasses
+    from pathlib import Path
+
+    import cv2
+
+    from calibration.dataset import load_dataset
+    from vision.params import DEFAULT_PARAMS
+
+    scenes = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
+    sample = next(s for s in load_dataset(scenes) if s.image.name == "scene_002_cocked.jpg")
+    frame = cv2.imread(str(sample.image))
+    near = lambda items: [x for x in items if np.hypot(x.center[0] - 60, x.center[1] - 98) < 20]  # noqa: E731
+    without = read_dice(frame, params=dataclasses.replace(DEFAULT_PARAMS, lean_max_p=1.01))
+    assert near(without.dice), "the classifier alone answers the cocked die"
+    r = read_dice(frame)
+    assert not near(r.dice)
+    assert [x.why for x in near(r.rejected)] in (["cocked"], ["stacked"])  # as the classifier leans
+    assert len(r.dice) >= len(without.dice) - 1
