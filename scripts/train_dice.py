@@ -399,26 +399,23 @@ def _nets():
 
     class Lean(nn.Module):
         """The small classifier's layers with one output: the logit that the
-        die leans (cocked) or lies on another (stacked). `narrow`: half the
-        channels (a quarter of the work)."""
+        die leans (cocked) or lies on another (stacked)."""
 
-        def __init__(self, narrow: bool = False):
+        def __init__(self):
             super().__init__()
-            c = [8, 16, 24, 32, 16] if narrow else [16, 32, 48, 64, 32]
             self.f = nn.Sequential(
-                *cbr(3, c[0]), nn.MaxPool2d(2),
-                *cbr(c[0], c[1]), nn.MaxPool2d(2),
-                *cbr(c[1], c[2]), nn.MaxPool2d(2),
-                *cbr(c[2], c[3]), *cbr(c[3], c[4], 2),
+                *cbr(3, 16), nn.MaxPool2d(2),
+                *cbr(16, 32), nn.MaxPool2d(2),
+                *cbr(32, 48), nn.MaxPool2d(2),
+                *cbr(48, 64), *cbr(64, 32, 2),
             )
-            self.fc = nn.Sequential(nn.Flatten(), nn.Linear(c[4] * 9, 64), nn.ReLU(inplace=True),
+            self.fc = nn.Sequential(nn.Flatten(), nn.Linear(32 * 9, 64), nn.ReLU(inplace=True),
                                     nn.Dropout(0.2), nn.Linear(64, 1))
 
         def forward(self, x):
             return self.fc(self.f(x))
 
-    return Detector, DetExport, {"small": Classifier, "medium": ClassifierM, "lean": Lean,
-                                 "lean-narrow": lambda: Lean(narrow=True)}
+    return Detector, DetExport, {"small": Classifier, "medium": ClassifierM, "lean": Lean}
 
 
 class _Clock:
@@ -546,7 +543,7 @@ def train_lean(args: argparse.Namespace) -> int:
     pos, neg = np.nonzero(lean & ~val)[0], np.nonzero((y < 6) & ~val)[0]
     va = np.nonzero((lean | (y < 6)) & val)[0]
     print(f"train: {len(pos)} leaning, {len(neg)} readable; val {len(va)}", flush=True)
-    net = _nets()[2][args.arch]()
+    net = _nets()[2]["lean"]()
     if args.init:  # a classifier's (or an earlier lean run's) layers where their shapes fit
         mine = net.state_dict()
         got = {k: v for k, v in torch.load(args.init).items() if k in mine and v.shape == mine[k].shape}
@@ -759,8 +756,6 @@ def main(argv: list[str] | None = None) -> int:
                        help="more caches (build --renders-only) trained on with --cache's")
         if name == "cls":
             t.add_argument("--arch", choices=("small", "medium"), default="medium")
-        if name == "lean":
-            t.add_argument("--arch", choices=("lean", "lean-narrow"), default="lean")
     args = ap.parse_args(argv)
     if args.cmd == "build":
         return build(args)

@@ -72,6 +72,7 @@ class Params:
     min_value_prob: float = 0.75  # answer a value only this sure (else 'low confidence')
     agree_min_prob: float = 0.4  # ... or this sure and the classical pip count agrees
     lean_max_p: float = 0.99  # a die the lean network thinks leans or is stacked this surely is refused
+    lean_ask_min: float = 0.02  # ... looked at only when the classifier gives cocked + stacked this much
     cut_sides: float = 0.5  # a die whose centre is nearer the edge than this many sides is outside
     other_kinds: bool = True  # read the blobs' other kinds with the face network (vision.kinds);
     # False: the blobs as the d6 reader sees them (teaching and training look at those)

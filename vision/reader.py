@@ -293,7 +293,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     # what would be answered is looked at once more: does the die lean, or lie on another?
     lean = np.zeros(len(keep), np.float32)
     if models.lean is not None:
-        ask = [i for i, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.agree_min_prob]
+        ask = [i for i, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.agree_min_prob
+               and p[6] + p[7] >= params.lean_ask_min]
         lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
     t2 = time.perf_counter()
     tray_bgr = np.median(di.image.reshape(-1, 3), axis=0)

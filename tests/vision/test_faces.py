@@ -39,8 +39,8 @@ GOLDEN_RIGHT_MIN = 0.89  # measured 69/76 = 91 % read right (faces_v10, second l
 WRONG_MAX = 0.03  # measured 1 wrong of 76 (a d8)
 COLOUR_NUMERALS_MIN = 0.65  # measured 28/39 = 72 % (light dice named yellow or orange on coloured felt)
 COLOUR_TABAS_MIN = 0.9  # measured 29/29
-UNREADABLE_ANSWERED_MAX = 4  # measured 4 of 11: a cocked and a stacked d6 answered by the d6 reader, a cocked d6 by the
-# network's second look (a finer grid than the old whole-frame scan), a taba on an end
+UNREADABLE_ANSWERED_MAX = 3  # measured 3 of 11 (4 before the lean network refused a stacked d6): a cocked d6
+# answered by the d6 reader, a cocked d6 by the network's second look, a taba on an end
 
 
 def test_model_runs_on_crops_and_densely():
