@@ -515,7 +515,7 @@ def train_cls(args: argparse.Namespace) -> int:
     return 0
 
 
-LEAN_CLASSES = (6, 7)  # cocked, stacked: what the lean network is to see
+LEAN_CLASSES = (L.CLASS_OF_WHY["cocked"], L.CLASS_OF_WHY["stacked"])  # what the lean network is to see
 
 
 def _augment(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:

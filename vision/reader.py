@@ -292,9 +292,10 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
                 crops[i], probs[i], offs[i] = again[j], p2[j], o2[j]
     # what would be answered is looked at once more: does the die lean, or lie on another?
     lean = np.zeros(len(keep), np.float32)
+    leaning = [learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED]]
     if models.lean is not None:
         ask = [i for i, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.agree_min_prob
-               and p[6] + p[7] >= params.lean_ask_min]
+               and p[leaning].sum() >= params.lean_ask_min]
         lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
     t2 = time.perf_counter()
     tray_bgr = np.median(di.image.reshape(-1, 3), axis=0)
@@ -317,7 +318,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         if cut:
             rejected.append(Rejection((cx, cy), OUTSIDE, outline, detail))
         elif pl >= params.lean_max_p:
-            why = STACKED if p[learned.CLASS_OF_WHY[STACKED]] > p[learned.CLASS_OF_WHY[COCKED]] else COCKED
+            why = COCKED if p[leaning[0]] >= p[leaning[1]] else STACKED
             rejected.append(Rejection((cx, cy), why, outline, f"{detail} lean={pl:.2f}"))
         elif c < 6 and p[c] >= params.min_value_prob:
             dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), tray_bgr),
