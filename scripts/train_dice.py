@@ -437,6 +437,13 @@ class _Clock:
         return True
 
 
+def _learn(opt, loss) -> None:
+    """One optimiser step on the loss."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+
+
 def _to_tensor(imgs: list[np.ndarray]):
     import torch
 
@@ -500,9 +507,7 @@ def train_cls(args: argparse.Namespace) -> int:
         if die.any():
             ob = torch.from_numpy(np.float32(offs))
             loss = loss + 2.0 * F.smooth_l1_loss(out[die, L.N_CLASSES:], ob[die], beta=0.05)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        _learn(opt, loss)
         step += 1
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.3f} {_cls_val(net, x, y, va)}", flush=True)
@@ -558,9 +563,7 @@ def train_lean(args: argparse.Namespace) -> int:
         xb = _batch_colour(_to_tensor([_augment(x[i], rng) for i in idx]), torch)
         yb = torch.from_numpy(np.float32(np.isin(y[idx], LEAN_CLASSES)))
         loss = F.binary_cross_entropy_with_logits(net(xb)[:, 0], yb)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        _learn(opt, loss)
         step += 1
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.3f} {_lean_val(net, x, lean, va)}", flush=True)
@@ -688,9 +691,7 @@ def train_det(args: argparse.Namespace) -> int:
         l_off = (F.l1_loss(off, reg[:, :2], reduction="none").sum(1) * mask).sum() / npos
         l_size = (F.l1_loss(out[:, 3], reg[:, 2], reduction="none") * mask).sum() / npos
         loss = focal / npos + l_off + l_size
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        _learn(opt, loss)
         step += 1
         if step % 100 == 0:
             print(f"step {step} loss {loss.item():.3f} (focal {focal.item() / npos.item():.3f} "
