@@ -4,12 +4,16 @@
 
 Frames are drawn here with OpenCV (green felt, white dice with black pips,
 die side ~3 % of the frame width, as a Pi camera 40-60 cm above a tray
-sees them). Run it on one core: OpenCV's threads are limited to 1.
+sees them). Run it on one core: OpenCV's threads are limited to 1. The
+`no lean` column times the same frame, in turn with the other, with the lean
+network never asked (what it costs; this VM's speed drifts, so the two are
+only compared within one run).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import resource
 import statistics
 import sys
@@ -23,11 +27,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import read_dice  # noqa: E402
+from vision.params import DEFAULT_PARAMS  # noqa: E402
 from vision.pips import LAYOUTS  # noqa: E402
 
 FRAMES = {"2 MP": (1920, 1080), "12 MP": (4000, 3000)}
 DICE = (1, 6, 20)
 DIE_SIDE_OF_WIDTH = 0.032
+NO_LEAN = dataclasses.replace(DEFAULT_PARAMS, lean_ask_min=float("inf"))
 
 
 def draw_frame(w: int, h: int, n: int, seed: int = 0) -> np.ndarray:
@@ -55,22 +61,25 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    print(f"{'frame':<7}{'dice':>5}{'read':>6}{'median ms':>11}{'min ms':>9}{'peak MiB':>10}")
+    print(f"{'frame':<7}{'dice':>5}{'read':>6}{'median ms':>11}{'min ms':>9}{'peak MiB':>10}{'no lean':>9}")
     for name, (w, h) in FRAMES.items():
         for n in DICE:
             frame = draw_frame(w, h, n)
             read_dice(frame)  # warm up
-            ms = []
+            ms, ms_no_lean = [], []
             for _ in range(args.runs):
                 t = time.perf_counter()
                 r = read_dice(frame)
                 ms.append((time.perf_counter() - t) * 1e3)
+                t = time.perf_counter()
+                read_dice(frame, params=NO_LEAN)
+                ms_no_lean.append((time.perf_counter() - t) * 1e3)
             tracemalloc.start()
             read_dice(frame)
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
             print(f"{name:<7}{n:>5}{len(r.dice):>6}{statistics.median(ms):>11.1f}{min(ms):>9.1f}"
-                  f"{peak / 2**20:>10.1f}")
+                  f"{peak / 2**20:>10.1f}{statistics.median(ms_no_lean):>9.1f}")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"process peak RSS: {rss:.0f} MiB (frames included); peak MiB above: numpy allocations of one read")
     return 0
