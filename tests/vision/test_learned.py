@@ -1,10 +1,16 @@
 """The learned reader's preprocessing (shared with scripts/train_dice.py) and models."""
 
+import dataclasses
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
+from calibration.dataset import load_dataset
 from tests.vision.drawing import draw_die, tray
 from vision import learned, read_dice
+from vision.params import DEFAULT_PARAMS
 from vision.reader import read_dice_classical
 
 HAVE_MODELS = learned.models_present()
@@ -118,14 +124,6 @@ def test_a_cocked_die_the_classifier_reads_is_refused_by_the_lean_network():
     reads); with the lean network it is refused (cocked or stacked: the one
     of the two the classifier rates higher), and the readable dice of the
     scene are still answered."""
-    import dataclasses
-    from pathlib import Path
-
-    import cv2
-
-    from calibration.dataset import load_dataset
-    from vision.params import DEFAULT_PARAMS
-
     scenes = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
     sample = next(s for s in load_dataset(scenes) if s.image.name == "scene_002_cocked.jpg")
     frame = cv2.imread(str(sample.image))
