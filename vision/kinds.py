@@ -293,8 +293,8 @@ class _Taught:
         self._cache: dict[tuple[float, float], np.ndarray] = {}
 
     def prepare(self, reads: list[_Read]) -> None:
-        """Match every die `decide` will look at all at once (one matrix
-        product per set: faster than one by one); `scores` then looks them up."""
+        """Match every die `decide` will look at all at once (every set in one
+        call: faster than one by one); `scores` then looks them up."""
         new = list({rd.centre: rd for rd in reads
                     if self._refusal(rd) is None and rd.centre not in self._cache}.values())
         if new:
@@ -308,14 +308,11 @@ class _Taught:
         return self._cache[rd.centre]
 
     def _match(self, reads: list[_Read]) -> np.ndarray:
+        """All the sets at once, each set's exemplars against crops sized for it."""
         p = self.profile
-        centres = [rd.centre for rd in reads]
-        out = np.full((len(reads), len(self.keys)), -1.0, np.float32)
-        for si, rows in p.bank_rows.items():
-            ratio = p.side_ratio[si] if si < len(p.side_ratio) else 1.0
-            out = np.maximum(out, templates.match(p.bank, self.grey, centres,
-                                                  self.img_side * ratio, rows))
-        return out
+        parts = [(rows, self.img_side * (p.side_ratio[si] if si < len(p.side_ratio) else 1.0))
+                 for si, rows in p.bank_rows.items()]
+        return templates.match_parts(p.bank, self.grey, [rd.centre for rd in reads], parts)
 
     @staticmethod
     def _refusal(rd: _Read) -> str | None:

@@ -20,6 +20,9 @@ Two stages keep it fast (about 1 ms per die against a profile of four sets):
   exemplars at the coarse stage's best turn and the turns ROT_STEP_DEG either
   side, against the crop at every shift up to SHIFT_PX (full pixels).
 
+A profile's sets are matched in one call (`match_parts`, each set against
+crops sized for it), with the same products as set by set.
+
 The answer is the class (set, kind, value) with the best score, with the
 score of the best class of *another* (kind, value): vision.kinds answers only
 when the first is clearly better. Classes the exact stage did not look at
@@ -187,10 +190,20 @@ def make_bank(exemplars: np.ndarray, cls: np.ndarray, n_classes: int) -> Bank:
     return Bank(rows, cls, np.ascontiguousarray(basis), proj, n_classes)
 
 
-def _crops(grey_frame: np.ndarray, centres, side_px: float) -> np.ndarray:
-    """(n, _BIG**2): each die's crop with SHIFT_PX to spare all round, blurred."""
-    return np.stack([_blur(exemplar(grey_frame, c, side_px, pad=SHIFT_PX)).ravel()
-                     for c in centres])
+_BLUR_PAD = int(np.ceil(4 * BLUR_SIGMA))  # GaussianBlur's kernel radius for float images
+# a crop's rows mirrored at its top and bottom as GaussianBlur's own border does (reflect 101)
+_PADDED_ROWS = np.r_[_BLUR_PAD:0:-1, :_BIG, _BIG - 2 : _BIG - 2 - _BLUR_PAD : -1]
+
+
+def _crops(grey_frame: np.ndarray, spots) -> np.ndarray:
+    """(n, _BIG**2): the crop of each (centre, side_px) with SHIFT_PX to spare
+    all round, blurred. All blurred at once, stacked: each crop's rows are
+    mirrored above and below it as GaussianBlur mirrors an image's edge
+    (its columns are the stack's, so the same as each crop's alone)."""
+    raw = np.stack([exemplar(grey_frame, c, s, pad=SHIFT_PX) for c, s in spots])
+    tall = raw[:, _PADDED_ROWS].astype(np.float32).reshape(-1, _BIG)
+    out = cv2.GaussianBlur(tall, (0, 0), BLUR_SIGMA).reshape(len(raw), -1, _BIG)
+    return out[:, _BLUR_PAD : _BLUR_PAD + _BIG].reshape(len(raw), -1)
 
 
 def _spread(crops: np.ndarray) -> np.ndarray:
@@ -208,46 +221,87 @@ def match(bank: Bank, grey_frame: np.ndarray, centres, side_px: float,
     """The best score of every class for each die centred at `centres`,
     (n, n_classes), over the bank's exemplars `rows` (all by default); -1 where
     the exact stage did not look at a class."""
+    return match_parts(bank, grey_frame, centres, [(rows or slice(0, len(bank.cls)), side_px)])
+
+
+def match_parts(bank: Bank, grey_frame: np.ndarray, centres, parts) -> np.ndarray:
+    """`match` over several parts of the bank at once (a profile's sets), each
+    (rows, side_px): its exemplars against the dice's crops sized for it; the
+    best score of every class for each die, (n, n_classes). Scores are those
+    of `match` part by part, to the last bit: each matrix product is the one
+    `match` makes (a product's last bits depend on its shape); the rest (crops,
+    candidates, the exact stage's bookkeeping) is done once for all parts."""
     centres = list(centres)
     n = len(centres)
     best = np.full((n, bank.n_classes), -1.0, np.float32)
-    rows = rows or slice(0, len(bank.cls))
+    parts = [(rows, side) for rows, side in parts if len(bank.cls[rows])]
+    if not parts or not n:
+        return best
+    crops = _crops(grey_frame, [(c, side) for _, side in parts for c in centres])  # part by part
+    each = [slice(k * n, (k + 1) * n) for k in range(len(parts))]
+    inv = np.concatenate([_spread(crops[k]) for k in each])  # (q, all shifts)
+    # coarse: every exemplar at the coarse turns and shifts, in PCA space
+    qc = np.concatenate([(crops[k][:, _SHIFT_IDX[_COARSE]] @ bank.basis) * inv[k, _COARSE, None]
+                         for k in each])  # (q, S, K)
+    found = [_candidates(bank, rows, qc[k]) for k, (rows, _) in zip(each, parts, strict=True)]
+    cand, turn, shift, classes = (np.concatenate([f[i] for f in found]) for i in range(4))
+    looked = np.repeat([f[4] for f in found], n)  # classes looked at, per crop
+    ex = _exact(bank, crops, inv, cand, turn, shift, looked * TOP_PER_CLASS)  # (q, c)
+    ex = ex.reshape(len(crops), TOP_CLASSES, -1).max(axis=2)  # (q, TOP_CLASSES)
+    ex = np.take_along_axis(ex, np.minimum(np.arange(TOP_CLASSES), looked[:, None] - 1), axis=1)
+    best[np.tile(np.arange(n), len(parts))[:, None], classes] = ex  # a part's classes are its own
+    return best
+
+
+def _candidates(bank: Bank, rows: slice, qc: np.ndarray):
+    """The coarse stage of one part for n crops: the TOP_PER_CLASS best
+    exemplars (rows of the bank, (n, c)) of its TOP_CLASSES best classes, each
+    one's best coarse turn and shift; the classes (n, TOP_CLASSES) and how
+    many of them there are (a part of fewer classes repeats its last)."""
+    n = len(qc)
     cls = bank.cls[rows]
     m = len(cls)
-    if not m or not n:
-        return best
-    crops = _crops(grey_frame, centres, side_px)
-    inv = _spread(crops)  # (n, all shifts)
-    # coarse: every exemplar at the coarse turns and shifts, in PCA space
-    qc = (crops[:, _SHIFT_IDX[_COARSE]] @ bank.basis) * inv[:, _COARSE, None]  # (n, S, K)
     proj = bank.proj[rows]
     t = proj.shape[1]
     sc = (qc.reshape(-1, qc.shape[-1]) @ proj.reshape(m * t, -1).T).reshape(n, len(_COARSE), m, t)
     flat_best = sc.max(axis=1)  # (n, m, t)
-    ex_best = flat_best.max(axis=2)
     ex_turn = flat_best.argmax(axis=2)
-    # candidates: the TOP_PER_CLASS best exemplars of the TOP_CLASSES best classes
-    starts = np.r_[0, np.nonzero(np.diff(cls))[0] + 1]
-    ends = np.r_[starts[1:], m]
+    ex_best = np.take_along_axis(flat_best, ex_turn[..., None], axis=2)[..., 0]
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(cls)) + 1])
+    ends = np.append(starts[1:], m)
     order = np.argsort(cls[None] * 4.0 - ex_best, axis=1)  # by class, best first
     pos = np.minimum(starts[:, None] + np.arange(TOP_PER_CLASS), ends[:, None] - 1)
     top_cls = np.argsort(-np.maximum.reduceat(ex_best, starts, axis=1), axis=1)[:, :TOP_CLASSES]
+    looked = top_cls.shape[1]
+    top_cls = top_cls[:, np.minimum(np.arange(TOP_CLASSES), looked - 1)]
     cand = np.take_along_axis(order, pos[top_cls].reshape(n, -1), axis=1)  # (n, c)
-    c = cand.shape[1]
     ii = np.arange(n)[:, None]
     turn = ex_turn[ii, cand]
     shift = _COARSE[sc[ii, :, cand, turn].argmax(axis=2)]  # (n, c): each one's best coarse shift
-    # exact: those exemplars at their best coarse turn and either side, at the
-    # shifts up to EXACT_PX from their best coarse one, full pixels
-    turns = (turn[..., None] * COARSE_ROT + _SPREAD) % N_ROT  # (n, c, 3)
-    r = bank.rows[rows][cand[..., None], turns].astype(np.float32)  # (n, c, 3, D)
-    near = _WINDOW[shift]  # (n, c, W)
-    ex = np.empty((n, c), np.float32)
-    for i in range(n):  # the shifts any candidate needs, once
-        used, where = np.unique(near[i], return_inverse=True)
-        prod = (r[i].reshape(-1, r.shape[-1]) @ crops[i, _SHIFT_IDX[used]].T) * inv[i, used]
-        prod = prod.reshape(c, -1, len(used))  # (c, 3, U)
-        ex[i] = np.take_along_axis(prod, where.reshape(c, 1, -1), axis=2).max(axis=(1, 2))
-    ex = ex.reshape(n, top_cls.shape[1], -1).max(axis=2)  # (n, classes looked at)
-    np.put_along_axis(best, cls[starts][top_cls], ex, axis=1)
-    return best
+    return cand + rows.start, turn, shift, cls[starts][top_cls], looked
+
+
+def _exact(bank: Bank, crops: np.ndarray, inv: np.ndarray, cand, turn, shift, scored) -> np.ndarray:
+    """The exact stage, (q, c): each crop's candidate exemplars (the first
+    `scored` of its row; the rest are left 0) at their best coarse turn and
+    either side, at the shifts up to EXACT_PX from their best coarse one,
+    full pixels."""
+    q, c = cand.shape
+    turns = (turn[..., None] * COARSE_ROT + _SPREAD) % N_ROT  # (q, c, 3)
+    r = bank.rows[cand[..., None], turns].astype(np.float32)
+    r = r.reshape(q, -1, r.shape[-1])  # (q, 3 c, D)
+    near = _WINDOW[shift].reshape(q, -1)  # (q, c * W)
+    # the shifts any candidate of a crop needs, once (ascending; padded with unneeded ones)
+    qi = np.arange(q)[:, None]
+    need = np.zeros((q, _N_SHIFT * _N_SHIFT), bool)
+    need[qi, near] = True
+    counts = need.sum(axis=1)
+    used = np.argsort(~need, axis=1, kind="stable")[:, : int(counts.max())]  # (q, U)
+    where = np.take_along_axis(np.cumsum(need, axis=1) - 1, near, axis=1)  # near's column in used
+    prod = np.zeros((q, r.shape[1], used.shape[1]), np.float32)
+    for i, (m, u) in enumerate(zip((len(_SPREAD) * scored).tolist(), counts.tolist(), strict=True)):
+        # one product per crop: its candidates and its shifts, no more
+        prod[i, :m, :u] = r[i, :m] @ np.take(crops[i], _SHIFT_IDX[used[i, :u]]).T
+    prod *= np.take_along_axis(inv, used, axis=1)[:, None]
+    prod = prod.reshape(q, c, -1, prod.shape[-1])  # (q, c, 3, U)
+    return np.take_along_axis(prod, where.reshape(q, c, 1, -1), axis=3).max(axis=(2, 3))

@@ -62,3 +62,21 @@ def test_bank_wants_exemplars_sorted_by_class():
 def test_empty_bank_scores_nothing():
     b = T.make_bank(np.zeros((0, T.TPL_PX, T.TPL_PX), np.uint8), np.zeros(0, np.int32), 2)
     assert (T.match(b, np.zeros((50, 50), np.uint8), [(25.0, 25.0)], 20.0) == -1).all()
+
+
+def test_crops_blurred_together_are_each_crop_blurred_alone():
+    frame = _digit_frame("7", 30.0)
+    spots = [((100.0, 90.0), SIDE), ((97.5, 93.2), SIDE * 0.9), ((20.0, 15.0), SIDE)]
+    alone = np.stack([T._blur(T.exemplar(frame, c, s, pad=T.SHIFT_PX)).ravel() for c, s in spots])
+    assert np.array_equal(T._crops(frame, spots), alone)
+
+
+def test_parts_matched_together_score_as_each_part_alone_to_the_bit(bank):
+    frame = _digit_frame("5", 75.0)
+    centres = [(100.0, 90.0), (96.0, 93.0), (60.0, 60.0)]
+    parts = [(slice(0, 2), SIDE), (slice(2, 6), SIDE * 1.1)]
+    together = T.match_parts(bank, frame, centres, parts)
+    alone = np.maximum(T.match(bank, frame, centres, SIDE, slice(0, 2)),
+                       T.match(bank, frame, centres, SIDE * 1.1, slice(2, 6)))
+    assert np.array_equal(together, alone)
+
