@@ -50,6 +50,8 @@ TOP_CLASSES = 5  # classes (of one set) the exact stage looks at
 TOP_PER_CLASS = 3  # exemplars per class refined by the exact stage
 BLUR_SIGMA = 0.7  # exemplar pixels, before normalising
 PCA_SAMPLE = 4000  # coarse rows the principal components are computed from, at most
+ROWS_F32_MAX_MB = 16  # a bank's turned exemplars up to this size are kept in float32 (the
+# same float16 values): turning float16 to float32 at every read cost more than the products
 
 N_ROT = 360 // ROT_STEP_DEG
 _C = (TPL_PX - 1) / 2
@@ -162,7 +164,7 @@ class Bank:
     """Every exemplar at every turn, ready to compare. Exemplars are sorted by
     class (each class's exemplars are consecutive)."""
 
-    rows: np.ndarray  # (M, N_ROT, D) float16, normalised: the exact stage's
+    rows: np.ndarray  # (M, N_ROT, D) normalised, the exact stage's: float16 (float32 when small)
     cls: np.ndarray  # (M,) int32: class of the exemplar (an index the caller defines)
     basis: np.ndarray  # (D, K) float32: principal directions
     proj: np.ndarray  # (M, N_ROT / COARSE_ROT, K) float32: coarse turns @ basis
@@ -187,6 +189,8 @@ def make_bank(exemplars: np.ndarray, cls: np.ndarray, n_classes: int) -> Bank:
     basis = vec[:, ::-1][:, :PCA_DIMS].astype(np.float32)
     basis -= basis.mean(axis=0)  # zero mean, as the rows (see _spread)
     proj = (coarse @ basis).reshape(len(cls), -1, basis.shape[1])
+    if rows.size * 4 <= ROWS_F32_MAX_MB * 2**20:
+        rows = rows.astype(np.float32)
     return Bank(rows, cls, np.ascontiguousarray(basis), proj, n_classes)
 
 
@@ -288,7 +292,7 @@ def _exact(bank: Bank, crops: np.ndarray, inv: np.ndarray, cand, turn, shift, sc
     full pixels."""
     q, c = cand.shape
     turns = (turn[..., None] * COARSE_ROT + _SPREAD) % N_ROT  # (q, c, 3)
-    r = bank.rows[cand[..., None], turns].astype(np.float32)
+    r = bank.rows[cand[..., None], turns].astype(np.float32, copy=False)
     r = r.reshape(q, -1, r.shape[-1])  # (q, 3 c, D)
     near = _WINDOW[shift].reshape(q, -1)  # (q, c * W)
     # the shifts any candidate of a crop needs, once (ascending; padded with unneeded ones)

@@ -80,3 +80,7 @@ def test_parts_matched_together_score_as_each_part_alone_to_the_bit(bank):
                        T.match(bank, frame, centres, SIDE * 1.1, slice(2, 6)))
     assert np.array_equal(together, alone)
 
+
+def test_a_small_bank_keeps_the_float16_values_in_float32(bank):
+    assert bank.rows.dtype == np.float32
+    assert np.array_equal(bank.rows, bank.rows.astype(np.float16).astype(np.float32))
