@@ -59,13 +59,12 @@ def class_index(kind: str, value) -> int | None:
         return None
 
 
+_KIND_IDX = {k: [i for i, (kk, _) in enumerate(CLASSES) if kk == k] for k in (NONE, UNREADABLE, *KINDS)}
+
+
 def kind_probs(probs: np.ndarray) -> dict[str, np.ndarray]:
     """Per-kind probability (sum over the kind's faces), for rows of `probs`."""
-    out = {}
-    for k in (NONE, UNREADABLE, *KINDS):
-        idx = [i for i, (kk, _) in enumerate(CLASSES) if kk == k]
-        out[k] = probs[:, idx].sum(axis=1)
-    return out
+    return {k: probs[:, idx].sum(axis=1) for k, idx in _KIND_IDX.items()}
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -184,7 +185,7 @@ def _coloured(frame: np.ndarray, answers: list[Die], typical: float) -> list[Die
         r = max(2.0, COLOUR_DISC_SIDES * blob_side(a.outline, typical))
         x0, y0 = max(0, int(a.center[0] - r)), max(0, int(a.center[1] - r))
         patch = frame[y0 : int(a.center[1] + r) + 1, x0 : int(a.center[0] + r) + 1]
-        yy, xx = np.mgrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
+        yy, xx = np.ogrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
         disc = (xx - a.center[0]) ** 2 + (yy - a.center[1]) ** 2 <= r * r
         if not disc.any():
             continue
@@ -292,6 +293,11 @@ class _Taught:
         self.answer_of = [profile.classes[c] for _, c in self.keys]
         self._cache: dict[tuple[float, float], np.ndarray] = {}
 
+    @cached_property
+    def _face(self) -> np.ndarray:
+        """Each bank class's face (class index): the bank classes of one face share it."""
+        return np.array([c for _, c in self.keys])
+
     def prepare(self, reads: list[_Read]) -> None:
         """Match every die `decide` will look at all at once (every set in one
         call: faster than one by one); `scores` then looks them up."""
@@ -352,14 +358,14 @@ class _Taught:
         sc = self.scores(rd)
         b = int(sc.argmax())
         kind, value = self.answer_of[b]
-        rivals = [s for s, kv in zip(sc, self.answer_of, strict=True) if kv != (kind, value)]
-        second = max(rivals, default=-1.0)
+        rivals = self._face != self._face[b]  # the bank classes of other faces
+        second = sc[rivals].max() if rivals.any() else -1.0
         if sc[b] < TAUGHT_MIN_SCORE:
             return NOT_READ
         if sc[b] - second < margin:
             # two faces nearly tie: the one of them the network leans to, if it does
             top = int(probs.argmax())
-            b2 = max((i for i, kv in enumerate(self.answer_of) if kv != (kind, value)), key=lambda i: sc[i])
+            b2 = int(np.flatnonzero(rivals)[sc[rivals].argmax()])
             if float(probs[top]) < TAUGHT_LEAN_P or faces.CLASSES[top] not in (self.answer_of[b],
                                                                                  self.answer_of[b2]):
                 return NOT_READ
