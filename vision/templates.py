@@ -253,7 +253,7 @@ def match_parts(bank: Bank, grey_frame: np.ndarray, centres, parts) -> np.ndarra
     ex = _exact(bank, crops, inv, cand, turn, shift, looked * TOP_PER_CLASS)  # (q, c)
     ex = ex.reshape(len(crops), TOP_CLASSES, -1).max(axis=2)  # (q, TOP_CLASSES)
     ex = np.take_along_axis(ex, np.minimum(np.arange(TOP_CLASSES), looked[:, None] - 1), axis=1)
-    best[np.tile(np.arange(n), len(parts))[:, None], classes] = ex  # a part's classes are its own
+    np.maximum.at(best, (np.tile(np.arange(n), len(parts))[:, None], classes), ex)  # as set by set
     return best
 
 
@@ -304,7 +304,7 @@ def _exact(bank: Bank, crops: np.ndarray, inv: np.ndarray, cand, turn, shift, sc
     where = np.take_along_axis(np.cumsum(need, axis=1) - 1, near, axis=1)  # near's column in used
     prod = np.zeros((q, r.shape[1], used.shape[1]), np.float32)
     for i, (m, u) in enumerate(zip((len(_SPREAD) * scored).tolist(), counts.tolist(), strict=True)):
-        # one product per crop: its candidates and its shifts, no more
+        # one product per crop, its candidates by its shifts: shaped as `match` made it
         prod[i, :m, :u] = r[i, :m] @ np.take(crops[i], _SHIFT_IDX[used[i, :u]]).T
     prod *= np.take_along_axis(inv, used, axis=1)[:, None]
     prod = prod.reshape(q, c, -1, prod.shape[-1])  # (q, c, 3, U)
