@@ -62,6 +62,9 @@ HELDOUT_FRACTION = 0.3
 CROPS_PER_DIE = 4
 DRAWN_SCENES = 160
 CLOSE_UP_MIN_SIDE = 0.3  # of a close-up's short side
+DET_SIDE_SPREAD = 2.0  # a detected side this far off the image's median is another die's
+PATCH_SIDES = 3.2  # build --patches: the frame's own pixels this many die sides around each die:
+# room for any turn, scale and shift of a crop cut as the reader cuts it
 
 
 # -- data -------------------------------------------------------------------
@@ -155,22 +158,26 @@ def estimate_sides(img: np.ndarray, pts: list) -> tuple[list[float | None], floa
 
 def detector_sides(net, img: np.ndarray, pts: list, sides: list) -> tuple[list, int]:
     """Each labelled die's side as the detector sees it (the size the reader
-    crops at run time) where a detection lies on its centre; else its
-    estimate. Returns the sides and how many came from the detector."""
-    found, _ = L.detect(net, img, 0.15)
-    out, n = [], 0
-    for (x, y, _), s in zip(pts, sides, strict=True):
+    crops at run time) where a detection lies on its centre, kept when within
+    a factor DET_SIDE_SPREAD of the median of the image's detected dice; a die
+    the detector misses takes that median (the estimate only where no die of
+    the image was detected: it can latch onto a pip or a cluster). Returns
+    the sides and how many came from the detector."""
+    found, _ = L.detect(net, img, 0.15, 256)
+    hits = []
+    for x, y, _ in pts:
         best = None
         for f in found:
             d = math.hypot(f.center[0] - x, f.center[1] - y)
             if d < 0.45 * f.side_px and (best is None or d < best[0]):
                 best = (d, f.side_px)
-        if best and (s is None or 0.5 * s <= best[1] <= 2.0 * s):
-            out.append(best[1])
-            n += 1
-        else:
-            out.append(s)
-    return out, n
+        hits.append(best[1] if best else None)
+    got = [h for h in hits if h]
+    if not got:
+        return list(sides), 0
+    med = float(np.median(got))
+    ok = [h is not None and med / DET_SIDE_SPREAD <= h <= med * DET_SIDE_SPREAD for h in hits]
+    return [h if good else med for h, good in zip(hits, ok, strict=True)], sum(ok)
 
 
 def drawn_scene(rng: np.random.Generator) -> tuple[np.ndarray, list]:
@@ -237,8 +244,22 @@ def build(args: argparse.Namespace) -> int:
 
     # detector: each image at the detector's scale, with its dice there
     det_imgs, det_tg, det_val = [], [], []
-    # classifier: CROPS_PER_DIE crops per die at random angle, scale and shift
-    crops, labels, offs, cval = [], [], [], []
+    # classifier: CROPS_PER_DIE crops per die at random angle, scale and shift; with
+    # --patches one native patch per die instead (crops are cut from it in training)
+    crops, labels, offs, cval, csrc = [], [], [], [], []
+
+    def add(img, centre, side, cls, val, src, junk=False):
+        if args.patches:
+            crops.append(native_patch(img, centre, side))
+            labels.append(cls)
+            cval.append(val)
+            csrc.append(src)
+            return
+        for _ in range(1 if junk else CROPS_PER_DIE):  # junk: one crop, not shifted
+            _add_crop(img, centre, side, cls, rng, crops, labels, offs, 0.0 if junk else 0.12)
+            cval.append(val)
+
+    sources = sorted({name.split("/")[0] for name, _, _ in records})
     for name, img, dice in records:
         di = L.det_input(img)
         det_imgs.append(di.image)
@@ -246,27 +267,29 @@ def build(args: argparse.Namespace) -> int:
                                    s * di.scale] for x, y, _, s in dice]).reshape(-1, 3))
         val = _val(name)
         det_val.append(val)
+        src = sources.index(name.split("/")[0])
         h, w = img.shape[:2]
         for x, y, c, s in dice:
-            for _ in range(CROPS_PER_DIE):
-                _add_crop(img, (x, y), s, c, rng, crops, labels, offs)
-                cval.append(val)
+            add(img, (x, y), s, c, val, src)
         med = float(np.median([d[3] for d in dice])) if dice else 0.05 * max(h, w)
         # junk: tray away from every die; halfway between two dice
         for _ in range(2 if max(h, w) > L.CLOSE_UP_MAX_PX else 0):
             q = (rng.uniform(0, w), rng.uniform(0, h))
             if all(math.hypot(q[0] - x, q[1] - y) > 1.1 * max(s, med) for x, y, _, s in dice):
-                _add_crop(img, q, med * rng.uniform(0.8, 1.25), L.OTHER, rng, crops, labels, offs, 0.0)
-                cval.append(val)
+                add(img, q, med * rng.uniform(0.8, 1.25), L.OTHER, val, src, junk=True)
         for i, (x1, y1, _, s1) in enumerate(dice):
             for x2, y2, _, s2 in dice[i + 1:]:
                 if math.hypot(x1 - x2, y1 - y2) < 1.5 * max(s1, s2):
-                    q = ((x1 + x2) / 2, (y1 + y2) / 2)
-                    _add_crop(img, q, (s1 + s2) / 2, L.OTHER, rng, crops, labels, offs, 0.0)
-                    cval.append(val)
+                    add(img, ((x1 + x2) / 2, (y1 + y2) / 2), (s1 + s2) / 2, L.OTHER, val, src, junk=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    np.savez(args.out / "cls.npz", x=np.stack(crops), y=np.int64(labels), off=np.float32(offs),
-             val=np.bool_(cval))
+    if args.patches:
+        np.savez(args.out / "patches.npz", **Patches.pack(crops), y=np.int64(labels), val=np.bool_(cval),
+                 src=np.int16(csrc), sources=np.array(sources))
+        for k, name in enumerate(sources):
+            print(f"  {name}: {csrc.count(k)} patches")
+    else:
+        np.savez(args.out / "cls.npz", x=np.stack(crops), y=np.int64(labels), off=np.float32(offs),
+                 val=np.bool_(cval))
     with open(args.out / "det.npz", "wb") as f:
         np.savez(f, **{f"img{i}": im for i, im in enumerate(det_imgs)},
                  **{f"tg{i}": t for i, t in enumerate(det_tg)}, val=np.bool_(det_val))
@@ -397,6 +420,31 @@ def _nets():
         def forward(self, x):
             return self.fc(self.f(x))
 
+    class Res(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.b = nn.Sequential(*cbr(c, c), nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c))
+
+        def forward(self, x):
+            return torch.relu(x + self.b(x))
+
+    class ClassifierL(nn.Module):
+        """A residual teacher (~110 M multiply-adds a crop, 4 times the medium
+        one): trained for hours, it only teaches the small ones (pcls --teacher)."""
+
+        def __init__(self):
+            super().__init__()
+            self.f = nn.Sequential(
+                *cbr(3, 24), nn.MaxPool2d(2),
+                *cbr(24, 64), *cbr(64, 64), nn.MaxPool2d(2),
+                *cbr(64, 128), Res(128), nn.MaxPool2d(2),
+                *cbr(128, 192), Res(192), nn.AdaptiveAvgPool2d(1),
+            )
+            self.fc = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(192, L.N_CLASSES + 2))
+
+        def forward(self, x):
+            return self.fc(self.f(x))
+
     class Lean(nn.Module):
         """The small classifier's layers with one output: the logit that the
         die leans (cocked) or lies on another (stacked)."""
@@ -415,7 +463,7 @@ def _nets():
         def forward(self, x):
             return self.fc(self.f(x))
 
-    return Detector, DetExport, {"small": Classifier, "medium": ClassifierM, "lean": Lean}
+    return Detector, DetExport, {"small": Classifier, "medium": ClassifierM, "large": ClassifierL, "lean": Lean}
 
 
 class _Clock:
@@ -520,7 +568,167 @@ def train_cls(args: argparse.Namespace) -> int:
     return 0
 
 
+def native_patch(img: np.ndarray, centre, side: float) -> tuple[np.ndarray, tuple[float, float], float]:
+    """The frame's own pixels PATCH_SIDES die sides around a die (black beyond
+    the frame, as the reader's crop), the die's centre in it, and its side."""
+    r = int(math.ceil(PATCH_SIDES / 2 * side)) + 2
+    x0, y0 = int(round(centre[0])) - r, int(round(centre[1])) - r
+    h, w = img.shape[:2]
+    sub = img[max(0, y0):min(h, y0 + 2 * r + 1), max(0, x0):min(w, x0 + 2 * r + 1)]
+    top, left = max(0, -y0), max(0, -x0)
+    sub = cv2.copyMakeBorder(sub, top, 2 * r + 1 - sub.shape[0] - top, left, 2 * r + 1 - sub.shape[1] - left,
+                             cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    return sub, (centre[0] - x0, centre[1] - y0), float(side)
+
+
+class Patches:
+    """The native patches of a cache, packed in one buffer (they differ in size)."""
+
+    def __init__(self, buf, start, shape, centre, side):
+        self.buf, self.start, self.shape, self.centre, self.side = buf, start, shape, centre, side
+
+    @staticmethod
+    def pack(items: list) -> dict:
+        shape = np.int32([p.shape[:2] for p, _, _ in items])
+        size = shape[:, 0].astype(np.int64) * shape[:, 1] * 3
+        return {"buf": np.concatenate([p.ravel() for p, _, _ in items]),
+                "start": np.r_[0, np.cumsum(size)[:-1]], "shape": shape,
+                "centre": np.float32([c for _, c, _ in items]), "side": np.float32([s for _, _, s in items])}
+
+    @classmethod
+    def concat(cls, loaded: list) -> Patches:
+        base = np.cumsum([0] + [len(d["buf"]) for d in loaded])[:-1]
+        return cls(np.concatenate([d["buf"] for d in loaded]),
+                   np.concatenate([d["start"] + b for d, b in zip(loaded, base, strict=True)]),
+                   *(np.concatenate([d[k] for d in loaded]) for k in ("shape", "centre", "side")))
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def crop(self, i: int, rng: np.random.Generator, shift_sides: float = 0.12,
+             scale_sd: float = 0.12) -> tuple[np.ndarray, tuple[float, float]]:
+        """A training crop of die i: `cut` at any turn, the side off by a random
+        factor, the centre off by up to `shift_sides`, mirrored half the time."""
+        r, t = shift_sides * math.sqrt(rng.uniform()), rng.uniform(0, 2 * math.pi)
+        return self.cut(i, (r * math.cos(t), r * math.sin(t)),
+                        float(np.clip(np.exp(rng.normal(0, scale_sd)), 0.78, 1.28)),
+                        float(rng.uniform(0, 360)), bool(rng.uniform() < 0.5))
+
+    def cut(self, i: int, shift: tuple[float, float] = (0.0, 0.0), scale: float = 1.0,
+            angle_deg: float = 0.0, mirror: bool = False) -> tuple[np.ndarray, tuple[float, float]]:
+        """Die i's classifier crop cut as the reader cuts it (learned.crop_die),
+        centred `shift` die sides off the die, its side times `scale`, turned
+        by `angle_deg`; and the die's centre offset in it (die sides), the
+        classifier's second output."""
+        h, w = (int(v) for v in self.shape[i])
+        patch = self.buf[self.start[i]:self.start[i] + h * w * 3].reshape(h, w, 3)
+        (cx, cy), side = self.centre[i], float(self.side[i])
+        s_used = side * scale
+        c = (cx + shift[0] * side, cy + shift[1] * side)
+        crop = L.crop_die(patch, c, s_used, angle_deg)
+        u, v = L.crop_matrix(c, s_used, angle_deg) @ np.array([cx, cy, 1.0])
+        k = L.CROP_PX / L.CROP_SIDES / s_used * side  # the true side in crop pixels
+        o = ((u - L.CROP_PX / 2) / k, (v - L.CROP_PX / 2) / k)
+        if mirror:
+            crop, o = crop[:, ::-1], (-o[0], o[1])
+        return np.ascontiguousarray(crop), o
+
+
+def _load_patches(caches: list[Path], src_power: float):
+    """The patches of the caches, and a sampling weight per training patch:
+    each source weighs its size to `src_power` (0: every source alike, 1: by size)."""
+    parts = [dict(np.load(c / "patches.npz")) for c in caches]
+    x = Patches.concat(parts)
+    y = np.concatenate([d["y"] for d in parts])
+    val = np.concatenate([d["val"] for d in parts])
+    names = [f"{c.name}:{n}" for c, d in zip(caches, parts, strict=True) for n in d["sources"]]
+    base = np.cumsum([0] + [len(d["sources"]) for d in parts])[:-1]
+    src = np.concatenate([d["src"].astype(np.int64) + b for d, b in zip(parts, base, strict=True)])
+    n = np.bincount(src[~val], minlength=len(names)).astype(np.float64)
+    wt = np.where(~val, (np.maximum(n, 1) ** src_power / np.maximum(n, 1))[src], 0.0)
+    for k, name in enumerate(names):
+        print(f"  {name}: {int(n[k])} training patches, {wt[src == k].sum() / wt.sum():.3f} of each batch")
+    return x, y, val, wt / wt.sum()
+
+
+def train_pcls(args: argparse.Namespace) -> int:
+    """The classifier from patch caches (build --patches): every crop drawn anew
+    from its die's patch. With --teacher, it also learns the teacher's soft
+    answers on the same crops (distillation)."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(1)
+    x, y, val, wt = _load_patches([args.cache, *args.extra], args.src_power)
+    va = np.nonzero(val)[0]
+    vrng = np.random.default_rng(7)  # the same validation crops every time
+    vx = np.stack([x.crop(i, vrng)[0] for i in va])
+    vy = y[va]
+    counts = np.bincount(y[~val], minlength=L.N_CLASSES).astype(np.float64)
+    w = torch.tensor((counts.max() / np.maximum(counts, 1)) ** 0.5, dtype=torch.float32)
+    print(f"train {int((~val).sum())} patches, val {len(va)}; class weights {np.round(w.numpy(), 2).tolist()}",
+          flush=True)
+    classifiers = _nets()[2]
+    net = classifiers[args.arch]()
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
+    teacher = None
+    if args.teacher:
+        teacher = classifiers[args.teacher_arch]()
+        teacher.load_state_dict(torch.load(args.teacher))
+        teacher.eval()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=args.wd)
+    clock = _Clock(opt, args.minutes, args.lr)
+    step, bs, tau = 0, args.batch, args.tau
+    best = -1.0
+    while step < args.steps and clock.tick():
+        net.train()
+        idx = rng.choice(len(y), bs, p=wt)
+        imgs, offs = [], []
+        for i in idx:
+            im, o = x.crop(i, rng)
+            imgs.append(_photo(im, rng, 0.3))
+            offs.append(o)
+        xb = _batch_colour(_to_tensor(imgs), torch)
+        out = net(xb)
+        yb = torch.from_numpy(y[idx])
+        logits = out[:, :L.N_CLASSES]
+        loss = F.cross_entropy(logits, yb, weight=w, label_smoothing=0.02)
+        if teacher is not None:
+            with torch.no_grad():
+                soft = torch.softmax(teacher(xb)[:, :L.N_CLASSES] / tau, 1)
+            kd = F.kl_div(F.log_softmax(logits / tau, 1), soft, reduction="batchmean") * tau * tau
+            loss = (1 - args.kd) * loss + args.kd * kd
+        die = yb < 6
+        if die.any():
+            ob = torch.from_numpy(np.float32(offs))
+            loss = loss + 2.0 * F.smooth_l1_loss(out[die, L.N_CLASSES:], ob[die], beta=0.05)
+        _learn(opt, loss)
+        step += 1
+        if step % args.every == 0:
+            line = _cls_val(net, vx, vy, np.arange(len(vy)))
+            print(f"step {step} loss {loss.item():.3f} {line} ({(time.time() - clock.t0) / 60:.0f} min)",
+                  flush=True)
+            torch.save(net.state_dict(), args.cache / f"{args.name}.pt")
+            best = max(best, float(line.split("acc ")[1].split(";")[0]))
+    print(f"stopped at step {step}: {_cls_val(net, vx, vy, np.arange(len(vy)))}")
+    for t in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95):
+        print(f"  p >= {t}: {_cls_val(net, vx, vy, np.arange(len(vy)), t)}")
+    net.eval()
+    torch.save(net.state_dict(), args.cache / f"{args.name}.pt")
+    _export(net, _to_tensor([vx[0], vx[1]]), args.models / f"{args.name}.onnx", {"x": {0: "n"}, "y": {0: "n"}})
+    return 0
+
+
 LEAN_CLASSES = (L.CLASS_OF_WHY["cocked"], L.CLASS_OF_WHY["stacked"])  # what the lean network is to see
+ARCHS = ("small", "medium", "large")  # the classifiers of _nets()
+
+
+def _photo(im: np.ndarray, rng: np.random.Generator, share: float = 0.25) -> np.ndarray:
+    """The crop, sometimes (`share` of the time) re-photographed."""
+    return photometric(im, rng) if rng.uniform() < share else im
 
 
 def _augment(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -528,8 +736,7 @@ def _augment(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     im = np.rot90(im, int(rng.integers(4)))
     if rng.uniform() < 0.5:
         im = im[:, ::-1]
-    im = np.ascontiguousarray(im)
-    return photometric(im, rng) if rng.uniform() < 0.25 else im
+    return _photo(np.ascontiguousarray(im), rng)
 
 
 def train_lean(args: argparse.Namespace) -> int:
@@ -542,11 +749,20 @@ def train_lean(args: argparse.Namespace) -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(2)
-    parts = [np.load(c / "cls.npz") for c in [args.cache, *args.extra]]
-    x, y, val = (np.concatenate([d[k] for d in parts]) for k in ("x", "y", "val"))
+    if args.patches:  # patch caches: every crop drawn anew from its die's patch
+        x, y, val, _ = _load_patches([args.cache, *args.extra], 1.0)
+        sample = lambda i: _photo(x.crop(i, rng)[0], rng)  # noqa: E731
+    else:
+        parts = [np.load(c / "cls.npz") for c in [args.cache, *args.extra]]
+        x, y, val = (np.concatenate([d[k] for d in parts]) for k in ("x", "y", "val"))
+        sample = lambda i: _augment(x[i], rng)  # noqa: E731
     lean = np.isin(y, LEAN_CLASSES)
     pos, neg = np.nonzero(lean & ~val)[0], np.nonzero((y < 6) & ~val)[0]
     va = np.nonzero((lean | (y < 6)) & val)[0]
+    vx, vlean, vi = x, lean, va  # what validation looks at
+    if args.patches:  # the same validation crops every time
+        vrng = np.random.default_rng(7)
+        vx, vlean, vi = np.stack([x.crop(i, vrng)[0] for i in va]), lean[va], np.arange(len(va))
     print(f"train: {len(pos)} leaning, {len(neg)} readable; val {len(va)}", flush=True)
     net = _nets()[2]["lean"]()
     if args.init:  # a classifier's (or an earlier lean run's) layers where their shapes fit
@@ -560,16 +776,16 @@ def train_lean(args: argparse.Namespace) -> int:
     while step < args.steps and clock.tick():
         net.train()
         idx = np.r_[rng.choice(pos, half), rng.choice(neg, half)]
-        xb = _batch_colour(_to_tensor([_augment(x[i], rng) for i in idx]), torch)
+        xb = _batch_colour(_to_tensor([sample(i) for i in idx]), torch)
         yb = torch.from_numpy(np.float32(np.isin(y[idx], LEAN_CLASSES)))
         loss = F.binary_cross_entropy_with_logits(net(xb)[:, 0], yb)
         _learn(opt, loss)
         step += 1
         if step % 200 == 0:
-            print(f"step {step} loss {loss.item():.3f} {_lean_val(net, x, lean, va)}", flush=True)
-    print(f"stopped at step {step}: {_lean_val(net, x, lean, va)}")
+            print(f"step {step} loss {loss.item():.3f} {_lean_val(net, vx, vlean, vi)}", flush=True)
+    print(f"stopped at step {step}: {_lean_val(net, vx, vlean, vi)}")
     net.eval()
-    _export(net, _to_tensor([x[0], x[1]]), args.models / "dice_lean.onnx", {"x": {0: "n"}, "y": {0: "n"}})
+    _export(net, _to_tensor([vx[0], vx[1]]), args.models / "dice_lean.onnx", {"x": {0: "n"}, "y": {0: "n"}})
     torch.save(net.state_dict(), args.cache / "lean.pt")
     return 0
 
@@ -739,11 +955,15 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--out", type=Path, required=True)
     b.add_argument("--renders-only", action="store_true",
                    help="only the --renders folders (an extra cache for `cls --extra`)")
+    b.add_argument("--patches", action="store_true",
+                   help="one native patch per die (patches.npz) instead of fixed crops (cls.npz): "
+                        "`cls --patches` draws a new crop from it every time")
     b.add_argument("--sides-from", type=Path,
                    help="a detector (.onnx): crop each die at the side it finds there (the side "
                         "the reader crops at), where it finds the die; else the estimated side")
-    what = {"cls": "the classifier", "det": "the detector", "lean": "the cocked/stacked network"}
-    for name in ("cls", "det", "lean"):
+    what = {"cls": "the classifier", "det": "the detector", "lean": "the cocked/stacked network",
+            "pcls": "a classifier from patch caches (build --patches)"}
+    for name in ("cls", "det", "lean", "pcls"):
         t = sub.add_parser(name, help=f"train {what[name]}")
         t.add_argument("--cache", type=Path, required=True)
         t.add_argument("--models", type=Path, default=L.MODELS_DIR)
@@ -755,13 +975,25 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--batch", type=int, default=12 if name == "det" else 128)
         t.add_argument("--extra", type=Path, nargs="*", default=[],
                        help="more caches (build --renders-only) trained on with --cache's")
-        if name == "cls":
-            t.add_argument("--arch", choices=("small", "medium"), default="medium")
+        if name in ("cls", "pcls"):
+            t.add_argument("--arch", choices=ARCHS, default="medium")
+        if name == "lean":
+            t.add_argument("--patches", action="store_true", help="--cache and --extra are patch caches")
+        if name == "pcls":
+            t.add_argument("--name", default="dice_cls", help="the .pt (in --cache) and .onnx (in --models)")
+            t.add_argument("--src-power", type=float, default=0.5,
+                           help="a source's share of a batch grows as its size to this power")
+            t.add_argument("--wd", type=float, default=1e-4)
+            t.add_argument("--every", type=int, default=500, help="validate and save every this many steps")
+            t.add_argument("--teacher", type=Path, help="distil from this classifier (.pt)")
+            t.add_argument("--teacher-arch", choices=ARCHS, default="large")
+            t.add_argument("--tau", type=float, default=2.0, help="distillation temperature")
+            t.add_argument("--kd", type=float, default=0.7, help="the teacher's share of the loss")
     args = ap.parse_args(argv)
     if args.cmd == "build":
         return build(args)
     args.models.mkdir(parents=True, exist_ok=True)
-    return {"cls": train_cls, "det": train_det, "lean": train_lean}[args.cmd](args)
+    return {"cls": train_cls, "det": train_det, "lean": train_lean, "pcls": train_pcls}[args.cmd](args)
 
 
 if __name__ == "__main__":

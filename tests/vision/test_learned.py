@@ -1,6 +1,7 @@
 """The learned reader's preprocessing (shared with scripts/train_dice.py) and models."""
 
 import dataclasses
+import importlib.util
 from pathlib import Path
 
 import cv2
@@ -14,6 +15,7 @@ from vision.params import DEFAULT_PARAMS
 from vision.reader import read_dice_classical
 
 HAVE_MODELS = learned.models_present()
+TRAIN_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_dice.py"
 
 
 @pytest.mark.parametrize("shape", [(1080, 1920), (600, 800), (640, 480), (68, 70), (128, 128)])
@@ -134,3 +136,22 @@ def test_a_cocked_die_the_classifier_reads_is_refused_by_the_lean_network():
     assert not near(r.dice)
     assert [x.why for x in near(r.rejected)] in (["cocked"], ["stacked"])  # as the classifier leans
     assert len(r.dice) >= len(without.dice) - 1
+
+
+@pytest.mark.parametrize("centre,side", [((400.3, 300.7), 30.0), ((5.2, 7.9), 40.0), ((400.7, 300.2), 70.0)])
+def test_training_crops_are_the_readers_crops(centre, side):
+    # scripts/train_dice.py cuts its training crops from patches of the frame's own
+    # pixels: untouched, a crop must be what the reader sees of the same die
+    spec = importlib.util.spec_from_file_location("train_dice", TRAIN_SCRIPT)
+    train_dice = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train_dice)  # torch is imported only to train
+    img = tray(bgr=(60, 110, 40))
+    draw_die(img, centre, side, 5, angle_deg=20, body_bgr=(30, 30, 200), pip_bgr=(240, 240, 240))
+    patches = train_dice.Patches(**train_dice.Patches.pack([train_dice.native_patch(img, centre, side)]))
+    crop, offset = patches.cut(0)
+    want = learned.crop_die(img, centre, side)
+    assert np.abs(crop.astype(int) - want).max() <= 1
+    assert offset == pytest.approx((0.0, 0.0), abs=1e-6)
+    # shifted by a tenth of a side: the die's centre is a tenth of a side the other way
+    _, offset = patches.cut(0, shift=(0.1, 0.0))
+    assert offset == pytest.approx((-0.1, 0.0), abs=1e-3)
