@@ -68,6 +68,8 @@ class Params:
     max_dice: int = 160  # heat-map peaks looked at, strongest first (a heap of dice has 100)
     side_spread: float = 1.33  # a die's side is kept within this factor of the frame's median
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...
+    relook_value_min: float = 1.0  # ... also when refused at first (unknown object, cocked, ...) but
+    # giving the values together this much (1.0: never)
     views: int = 2  # ... turned and mirrored this many ways, the probabilities averaged
     min_value_prob: float = 0.75  # answer a value only this sure (else 'low confidence')
     agree_min_prob: float = 0.4  # ... or this sure and the classical pip count agrees

@@ -277,7 +277,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     probs, offs = learned.classify(models.classifier, crops)
     # a die the first look is unsure of is looked at again: turned and mirrored
     # (views averaged), and centred where the classifier says its centre is
-    unsure = [i for i, p in enumerate(probs) if p.max() < params.relook_below and int(p.argmax()) < 6]
+    unsure = [i for i, p in enumerate(probs) if p.max() < params.relook_below
+              and (int(p.argmax()) < 6 or p[:6].sum() >= params.relook_value_min)]
     if unsure:
         moved = [(keep[i].center[0] + float(offs[i][0]) * sides[i],
                   keep[i].center[1] + float(offs[i][1]) * sides[i]) for i in unsure]
