@@ -420,31 +420,6 @@ def _nets():
         def forward(self, x):
             return self.fc(self.f(x))
 
-    class Res(nn.Module):
-        def __init__(self, c):
-            super().__init__()
-            self.b = nn.Sequential(*cbr(c, c), nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c))
-
-        def forward(self, x):
-            return torch.relu(x + self.b(x))
-
-    class ClassifierL(nn.Module):
-        """A residual teacher (~110 M multiply-adds a crop, 4 times the medium
-        one): trained for hours, it only teaches the small ones (pcls --teacher)."""
-
-        def __init__(self):
-            super().__init__()
-            self.f = nn.Sequential(
-                *cbr(3, 24), nn.MaxPool2d(2),
-                *cbr(24, 64), *cbr(64, 64), nn.MaxPool2d(2),
-                *cbr(64, 128), Res(128), nn.MaxPool2d(2),
-                *cbr(128, 192), Res(192), nn.AdaptiveAvgPool2d(1),
-            )
-            self.fc = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(192, L.N_CLASSES + 2))
-
-        def forward(self, x):
-            return self.fc(self.f(x))
-
     class Lean(nn.Module):
         """The small classifier's layers with one output: the logit that the
         die leans (cocked) or lies on another (stacked)."""
@@ -463,7 +438,7 @@ def _nets():
         def forward(self, x):
             return self.fc(self.f(x))
 
-    return Detector, DetExport, {"small": Classifier, "medium": ClassifierM, "large": ClassifierL, "lean": Lean}
+    return Detector, DetExport, {"small": Classifier, "medium": ClassifierM, "lean": Lean}
 
 
 class _Clock:
@@ -723,7 +698,7 @@ def train_pcls(args: argparse.Namespace) -> int:
 
 
 LEAN_CLASSES = (L.CLASS_OF_WHY["cocked"], L.CLASS_OF_WHY["stacked"])  # what the lean network is to see
-ARCHS = ("small", "medium", "large")  # the classifiers of _nets()
+ARCHS = ("small", "medium")  # the classifiers of _nets()
 
 
 def _photo(im: np.ndarray, rng: np.random.Generator, share: float = 0.25) -> np.ndarray:
@@ -986,7 +961,7 @@ def main(argv: list[str] | None = None) -> int:
             t.add_argument("--wd", type=float, default=1e-4)
             t.add_argument("--every", type=int, default=500, help="validate and save every this many steps")
             t.add_argument("--teacher", type=Path, help="distil from this classifier (.pt)")
-            t.add_argument("--teacher-arch", choices=ARCHS, default="large")
+            t.add_argument("--teacher-arch", choices=ARCHS, default="medium")
             t.add_argument("--tau", type=float, default=2.0, help="distillation temperature")
             t.add_argument("--kd", type=float, default=0.7, help="the teacher's share of the loss")
     args = ap.parse_args(argv)
