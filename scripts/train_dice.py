@@ -626,6 +626,21 @@ def _load_patches(caches: list[Path], src_power: float):
     return x, y, val, wt / wt.sum()
 
 
+def _teacher(path: Path, arch, torch):
+    """A classifier to distil from, as a function of a batch: a .pt of `arch`
+    (torch) or any classifier's .onnx (run by cv2.dnn, as the reader runs it)."""
+    if path.suffix == ".onnx":
+        net = cv2.dnn.readNetFromONNX(str(path))
+
+        def run(xb):
+            net.setInput(xb.numpy())
+            return torch.from_numpy(net.forward())
+        return run
+    model = arch()
+    model.load_state_dict(torch.load(path))
+    return model.eval()
+
+
 def train_pcls(args: argparse.Namespace) -> int:
     """The classifier from patch caches (build --patches): every crop drawn anew
     from its die's patch. With --teacher, it also learns the teacher's soft
@@ -634,6 +649,7 @@ def train_pcls(args: argparse.Namespace) -> int:
     import torch.nn.functional as F
 
     torch.set_num_threads(args.threads)
+    cv2.setNumThreads(args.threads)  # an .onnx teacher
     torch.manual_seed(0)
     rng = np.random.default_rng(1)
     x, y, val, wt = _load_patches([args.cache, *args.extra], args.src_power)
@@ -649,11 +665,7 @@ def train_pcls(args: argparse.Namespace) -> int:
     net = classifiers[args.arch]()
     if args.init:
         net.load_state_dict(torch.load(args.init))
-    teacher = None
-    if args.teacher:
-        teacher = classifiers[args.teacher_arch]()
-        teacher.load_state_dict(torch.load(args.teacher))
-        teacher.eval()
+    teachers = [_teacher(t, classifiers[args.teacher_arch], torch) for t in args.teacher]
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=args.wd)
     clock = _Clock(opt, args.minutes, args.lr)
     step, bs, tau = 0, args.batch, args.tau
@@ -671,9 +683,9 @@ def train_pcls(args: argparse.Namespace) -> int:
         yb = torch.from_numpy(y[idx])
         logits = out[:, :L.N_CLASSES]
         loss = F.cross_entropy(logits, yb, weight=w, label_smoothing=0.02)
-        if teacher is not None:
+        if teachers:  # the teachers' tempered answers, averaged
             with torch.no_grad():
-                soft = torch.softmax(teacher(xb)[:, :L.N_CLASSES] / tau, 1)
+                soft = sum(torch.softmax(t(xb)[:, :L.N_CLASSES] / tau, 1) for t in teachers) / len(teachers)
             kd = F.kl_div(F.log_softmax(logits / tau, 1), soft, reduction="batchmean") * tau * tau
             loss = (1 - args.kd) * loss + args.kd * kd
         die = yb < 6
@@ -960,7 +972,8 @@ def main(argv: list[str] | None = None) -> int:
                            help="a source's share of a batch grows as its size to this power")
             t.add_argument("--wd", type=float, default=1e-4)
             t.add_argument("--every", type=int, default=500, help="validate and save every this many steps")
-            t.add_argument("--teacher", type=Path, help="distil from this classifier (.pt)")
+            t.add_argument("--teacher", type=Path, nargs="*", default=[],
+                           help="distil from these classifiers (.pt of --teacher-arch, or .onnx), averaged")
             t.add_argument("--teacher-arch", choices=ARCHS, default="medium")
             t.add_argument("--tau", type=float, default=2.0, help="distillation temperature")
             t.add_argument("--kd", type=float, default=0.7, help="the teacher's share of the loss")
