@@ -5,7 +5,8 @@ blue. The body colour is divided by the light's white point before it is
 named; the white point comes from the frame itself (`frame_light`):
 
 1. White references, at most one per die (the d6 reader passes the
-   classifier crops of the dice it reads at p >= min_value_prob): the die's body, when it is light
+   classifier crops of the dice it reads at p >= min_value_prob; kinds cuts
+   crops of every answer with `die_crops`): the die's body, when it is light
    and weakly saturated and its brightest pixels have the body's tint (a
    white, ivory or cream die with dark pips); else the brightest few per
    cent of the die's middle by their least channel (the white pips of a
@@ -55,6 +56,7 @@ import colorsys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 # hue bands in degrees (HSV hue, 0-360) -> name; red wraps around 0
@@ -177,6 +179,18 @@ def _median_rows(px: np.ndarray) -> np.ndarray:
     m = t.shape[2]
     p = np.partition(t, [(m - 1) // 2, m // 2], axis=2)
     return (p[:, :, (m - 1) // 2].astype(np.float64) + p[:, :, m // 2]) / 2
+
+
+def die_crops(frame_bgr: np.ndarray, centres: Sequence[tuple[float, float]], sides_px: Sequence[float],
+              crop_sides: float = 1.5, out_px: int = 48) -> list[np.ndarray]:
+    """Square crops `crop_sides` die sides wide centred on dice, `out_px`
+    square (for `frame_light` where there are no classifier crops)."""
+    out = []
+    for (x, y), side in zip(centres, sides_px, strict=True):
+        w = max(4, int(round(crop_sides * side)))
+        patch = cv2.getRectSubPix(frame_bgr, (w, w), (float(x), float(y)))
+        out.append(cv2.resize(patch, (out_px, out_px), interpolation=cv2.INTER_AREA))
+    return out
 
 
 def white_balance(body_bgr: np.ndarray, tray_bgr: np.ndarray) -> np.ndarray:
