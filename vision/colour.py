@@ -47,7 +47,7 @@ Measured (docs/vision.md, "Body colour"): rendered scenes nothing was tuned
 on 89.2 -> 98.8 % of the dice found named as labelled; the fixtures 92.9 ->
 97.8 %; matteop65's white dice 100 % as before; bartek's white and cream d6
 27 -> 77 %. What is left is white against ivory. Pure and cheap: arrays in,
-names out; 0.2 ms a frame of 6 dice, 0.5 ms of 20 (a busy core).
+names out; frame_light 0.2 ms a frame of 6 dice, 0.6 ms of 20 (a busy core).
 """
 
 from __future__ import annotations
