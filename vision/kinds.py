@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from vision import faces, templates
-from vision.colour import name_colour
+from vision.colour import die_crops, frame_light, name_colour
 from vision.profile import Profile
 from vision.types import Die, Rejection
 
@@ -173,12 +173,15 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
 def _coloured(frame: np.ndarray, answers: list[Die], typical: float) -> list[Die]:
     """Name the body colour of the answers that have none (numerals read
     untaught), and of tabas: a painted taba by its colour, else `bone`. The
-    median of a disc over the die (a numeral's ink is a minority), white
-    balanced by the frame's median (the tray, mostly) as the d6 reader does."""
+    median of a disc over the die (a numeral's ink is a minority), under the
+    light the frame's dice tell (vision.colour.frame_light), as the d6 reader
+    does."""
     todo = [i for i, a in enumerate(answers) if a.colour is None or (a.kind == "taba" and a.colour == "bone")]
     if not todo:
         return answers
     tray = np.median(frame[::8, ::8].reshape(-1, 3), axis=0)
+    crops = die_crops(frame, [a.center for a in answers], [blob_side(a.outline, typical) for a in answers])
+    light = frame_light(crops, tray)  # the frame's whites: white dice, white pips and numerals
     out = list(answers)
     for i in todo:
         a = answers[i]
@@ -189,7 +192,7 @@ def _coloured(frame: np.ndarray, answers: list[Die], typical: float) -> list[Die
         disc = (xx - a.center[0]) ** 2 + (yy - a.center[1]) ** 2 <= r * r
         if not disc.any():
             continue
-        name = name_colour(np.median(patch[disc].reshape(-1, 3), axis=0), tray)
+        name = name_colour(np.median(patch[disc].reshape(-1, 3), axis=0), light.for_die(crops[i]))
         if a.kind == "taba":
             name = name if name in PAINTED else "bone"
         out[i] = replace(a, colour=name)

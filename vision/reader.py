@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision import kinds, learned, segment
-from vision.colour import name_colour
+from vision.colour import frame_light, name_colour
 from vision.params import DEFAULT_PARAMS, Params
 from vision.pips import find_pips, read_face, refine_mask
 from vision.types import Die, Kind, Reading, Rejection
@@ -300,6 +300,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
     t2 = time.perf_counter()
     tray_bgr = np.median(di.image.reshape(-1, 3), axis=0)
+    light = frame_light([cr for cr, p in zip(crops, probs, strict=True) if int(p.argmax()) < 6
+                         and p.max() >= params.min_value_prob], tray_bgr, learned.CROP_SIDES)  # its whites
     tray_lab = tuple(float(v) for v in cv2.cvtColor(np.uint8([[tray_bgr]]), cv2.COLOR_BGR2Lab)[0, 0])
     h, w = frame.shape[:2]
     close_up = max(h, w) <= learned.CLOSE_UP_MAX_PX
@@ -322,12 +324,12 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             why = COCKED if p[leaning[0]] >= p[leaning[1]] else STACKED
             rejected.append(Rejection((cx, cy), why, outline, f"{detail} lean={pl:.2f}"))
         elif c < 6 and p[c] >= params.min_value_prob:
-            dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), tray_bgr),
+            dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), light.for_die(crop)),
                             (cx, cy), float(p[c]), outline))
         elif c < 6 and p[c] >= params.agree_min_prob and (
                 pip_count(frame, (cx, cy), side, tray_lab, params) == learned.CLASSES[c]):
             # less sure, but the classical pip count reads the same value: two reads agree
-            dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), tray_bgr),
+            dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), light.for_die(crop)),
                             (cx, cy), float(p[c]), outline))
         elif c < 6:
             rejected.append(Rejection((cx, cy), LOW_CONFIDENCE, outline, detail))
