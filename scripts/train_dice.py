@@ -726,6 +726,39 @@ def _augment(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return _photo(np.ascontiguousarray(im), rng)
 
 
+def _weights(path: Path, net) -> dict:
+    """The weights of an earlier run for `net`: its .pt, or a shipped .onnx
+    (the export folds each batch norm into its convolution: the folded kernel
+    goes to the convolution, its bias to the norm's shift, the norm otherwise
+    the identity). Only the tensors whose names and shapes fit `net`."""
+    import torch
+
+    mine = net.state_dict()
+    if path.suffix != ".onnx":
+        got = torch.load(path)
+    else:
+        import onnx
+        from onnx import numpy_helper
+
+        g = onnx.load(str(path)).graph
+        init = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+        got = {k: torch.from_numpy(v.copy()) for k, v in init.items() if k in mine}
+        convs = [n for n in g.node if n.op_type == "Conv" and n.input[1] not in mine]
+        names = [k[:-len(".weight")] for k, v in mine.items() if k.endswith(".weight") and v.dim() == 4]
+        for conv, name in zip(convs, names, strict=True):
+            got[name + ".weight"] = torch.from_numpy(init[conv.input[1]].copy())
+            layer, idx = name.rsplit(".", 1)
+            bn = f"{layer}.{int(idx) + 1}"
+            if len(conv.input) > 2 and bn + ".bias" in mine:
+                got[bn + ".bias"] = torch.from_numpy(init[conv.input[2]].copy())
+                got[bn + ".weight"] = torch.ones_like(mine[bn + ".weight"])
+                got[bn + ".running_mean"] = torch.zeros_like(mine[bn + ".running_mean"])
+                got[bn + ".running_var"] = torch.ones_like(mine[bn + ".running_var"])
+    got = {k: v for k, v in got.items() if k in mine and v.shape == mine[k].shape}
+    print(f"from {path}: {len(got)} of {len(mine)} tensors", flush=True)
+    return got
+
+
 def train_lean(args: argparse.Namespace) -> int:
     """The lean network (vision/models/dice_lean.onnx): one logit, a die that
     leans or lies on another, against every readable die. Half of each batch
@@ -753,15 +786,16 @@ def train_lean(args: argparse.Namespace) -> int:
     print(f"train: {len(pos)} leaning, {len(neg)} readable; val {len(va)}", flush=True)
     net = _nets()[2]["lean"]()
     if args.init:  # a classifier's (or an earlier lean run's) layers where their shapes fit
-        mine = net.state_dict()
-        got = {k: v for k, v in torch.load(args.init).items() if k in mine and v.shape == mine[k].shape}
-        net.load_state_dict(got, strict=False)
-        print(f"from {args.init}: {len(got)} of {len(mine)} tensors", flush=True)
+        net.load_state_dict(_weights(args.init, net), strict=False)
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     clock = _Clock(opt, args.minutes, args.lr)
     step, half = 0, args.batch // 2
+    folded = args.init is not None and args.init.suffix == ".onnx"  # its norms' statistics are gone: keep them fixed
     while step < args.steps and clock.tick():
         net.train()
+        for m in net.modules() if folded else ():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
         idx = np.r_[rng.choice(pos, half), rng.choice(neg, half)]
         xb = _batch_colour(_to_tensor([sample(i) for i in idx]), torch)
         yb = torch.from_numpy(np.float32(np.isin(y[idx], LEAN_CLASSES)))
@@ -957,7 +991,7 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--minutes", type=float, default=12)
         t.add_argument("--steps", type=int, default=6000 if name == "cls" else 4000)
         t.add_argument("--threads", type=int, default=1)
-        t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run)")
+        t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run; lean: also a shipped .onnx)")
         t.add_argument("--lr", type=float, default=3e-3)
         t.add_argument("--batch", type=int, default=12 if name == "det" else 128)
         t.add_argument("--extra", type=Path, nargs="*", default=[],
