@@ -526,10 +526,7 @@ def train_cls(args: argparse.Namespace) -> int:
         out = net(xb)
         yb = torch.from_numpy(y[idx])
         loss = F.cross_entropy(out[:, :L.N_CLASSES], yb, weight=w, label_smoothing=0.02)
-        die = yb < 6
-        if die.any():
-            ob = torch.from_numpy(np.float32(offs))
-            loss = loss + 2.0 * F.smooth_l1_loss(out[die, L.N_CLASSES:], ob[die], beta=0.05)
+        loss = loss + _offset_loss(out, yb, offs, torch)
         _learn(opt, loss)
         step += 1
         if step % 200 == 0:
@@ -688,10 +685,7 @@ def train_pcls(args: argparse.Namespace) -> int:
                 soft = sum(torch.softmax(t(xb)[:, :L.N_CLASSES] / tau, 1) for t in teachers) / len(teachers)
             kd = F.kl_div(F.log_softmax(logits / tau, 1), soft, reduction="batchmean") * tau * tau
             loss = (1 - args.kd) * loss + args.kd * kd
-        die = yb < 6
-        if die.any():
-            ob = torch.from_numpy(np.float32(offs))
-            loss = loss + 2.0 * F.smooth_l1_loss(out[die, L.N_CLASSES:], ob[die], beta=0.05)
+        loss = loss + _offset_loss(out, yb, offs, torch)
         _learn(opt, loss)
         step += 1
         if step % args.every == 0:
@@ -724,6 +718,18 @@ def _augment(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.uniform() < 0.5:
         im = im[:, ::-1]
     return _photo(np.ascontiguousarray(im), rng)
+
+
+def _offset_loss(out, yb, offs, torch):
+    """The classifier's second head: where the die's centre is in its crop
+    (in sides), learnt on the crops of dice only."""
+    import torch.nn.functional as F
+
+    die = yb < 6
+    if not die.any():
+        return 0.0
+    ob = torch.from_numpy(np.float32(offs))
+    return 2.0 * F.smooth_l1_loss(out[die, L.N_CLASSES:], ob[die], beta=0.05)
 
 
 def _weights(path: Path, net) -> dict:
