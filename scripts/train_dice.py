@@ -939,6 +939,8 @@ def train_det(args: argparse.Namespace) -> int:
         if step % 100 == 0:
             print(f"step {step} loss {loss.item():.3f} (focal {focal.item() / npos.item():.3f} "
                   f"off {l_off.item():.3f} size {l_size.item():.3f})", flush=True)
+        if step % 1000 == 0:  # a run that is cut off goes on from here with --init
+            torch.save(net.state_dict(), args.cache / "det.pt")
     print(f"stopped at step {step}")
     net.eval()
     print(_det_val(net, imgs, tgs, va))
