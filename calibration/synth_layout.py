@@ -144,7 +144,7 @@ def random_scene_spec(seed: int, size_wh: tuple[int, int] = (1600, 1200),
     theme = theme or str(rng.choice(THEMES))
     w, h = size_wh
     s0 = die_size_px(size_wh, rng)
-    surface = {"wood": "wood", "white": "white", "cloth": "cloth"}.get(theme, "felt")
+    surface = {"wood": "wood", "white": "white", "cloth": "cloth", "printed": "printed"}.get(theme, "felt")
     if theme == "plain" and rng.random() < 0.3:
         surface = str(rng.choice(["wood", "white", "cloth"]))
     felt = str(rng.choice(list(FELT_BGR)))

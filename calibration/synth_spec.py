@@ -49,7 +49,7 @@ FELT_BGR: dict[str, tuple[int, int, int]] = {
     "black": (30, 30, 30),
     "grey": (150, 152, 150),
 }
-SURFACES = ("felt", "wood", "white", "cloth")
+SURFACES = ("felt", "wood", "white", "cloth", "printed")
 TRAY_MODES = ("full", "edge", "none")  # all walls visible / some / felt fills the frame
 
 KINDS = ("d6", "d8", "d10", "d10t")
@@ -73,6 +73,9 @@ THEMES = (
     "plain", "touching", "cocked", "stacked", "outside", "glare", "blur", "casino",
     "wood", "white", "cloth", "warm", "cool", "crowded", "single", "noisy",
 )
+# themes drawn only when asked for (`make_scenes.py --themes printed`): the
+# default run's theme of scene i, and so every documented set, stays as it was
+EXTRA_THEMES = ("printed",)  # a tablecloth printed with small dark motifs
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,8 @@ def surface(kind: str, felt: str, w: int, h: int, rng: np.random.Generator) -> n
         grain = (0.5 + 0.5 * np.sin(2 * np.pi * t / period)) ** 3
         light, dark = np.array(WOOD_LIGHT_BGR, np.float32), np.array(WOOD_DARK_BGR, np.float32)
         img = light + (dark - light) * grain[..., None] + 20 * low
+    elif kind == "printed":
+        img = _printed(rng, w, h, low)
     elif kind == "white":
         img = np.array(WHITE_BGR, np.float32) * (1 + 0.04 * low) + 1.5 * _fine(rng, w, h, 1)[..., None]
     else:  # cloth: a fine weave
@@ -59,6 +61,27 @@ def surface(kind: str, felt: str, w: int, h: int, rng: np.random.Generator) -> n
         base = np.array(CLOTH_BGR[int(rng.integers(len(CLOTH_BGR)))], np.float32)
         img = base * (1 + 0.06 * low + 0.06 * weave[..., None]) + 3 * _fine(rng, w, h, 0.8)[..., None]
     return img.astype(np.float32)
+
+
+def _printed(rng: np.random.Generator, w: int, h: int, low: np.ndarray) -> np.ndarray:
+    """A tablecloth printed with a grid of small dark motifs (a few blots of
+    ink each, about a third of a die wide), every other row offset: the
+    detector's many weak peaks on such a cloth are no dice."""
+    base = np.array(rng.choice([(214, 220, 222), (196, 214, 226), (220, 214, 206)]), np.float32)
+    ink = np.array(rng.choice([(40, 40, 46), (60, 50, 120), (110, 60, 40)]), np.float32)
+    step = rng.uniform(0.035, 0.05) * w
+    r = step * rng.uniform(0.11, 0.15)
+    blots = [(rng.uniform(-1.6, 1.6) * r, rng.uniform(-1.6, 1.6) * r, r * rng.uniform(0.5, 1.0))
+             for _ in range(int(rng.integers(3, 6)))]
+    mask = np.zeros((h, w), np.float32)
+    for j, y in enumerate(np.arange(step / 2, h + step, step)):
+        for x in np.arange(step / 2 + (j % 2) * step / 2, w + step, step):
+            for dx, dy, br in blots:
+                cv2.ellipse(mask, (int(round((x + dx) * 4)), int(round((y + dy) * 4))),
+                            (int(br * 4), int(br * 2.4)), 30.0, 0, 360, 1.0, -1, cv2.LINE_AA, 2)
+    mask = cv2.GaussianBlur(mask, (0, 0), 0.6)[..., None]
+    img = base * (1 + 0.05 * low) + (ink - base) * mask
+    return img + 2 * _fine(rng, w, h, 0.8)[..., None]
 
 
 def draw_tray(img: np.ndarray, floor: np.ndarray, tray: TraySpec, camera: Camera,

@@ -21,7 +21,7 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from calibration.synth import make_scene  # noqa: E402
-from calibration.synth_spec import KINDS, THEMES  # noqa: E402
+from calibration.synth_spec import EXTRA_THEMES, KINDS, THEMES  # noqa: E402
 
 SEED_STRIDE = 1000  # scene seeds of two runs with nearby --seed do not collide
 
@@ -40,10 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kinds", default="d6", help="comma-separated: " + ",".join(KINDS))
     ap.add_argument("--quality", default=90, type=int, help="JPEG quality of the written files")
     ap.add_argument("--themes", default="", help="comma-separated, only these themes in turn (default: "
-                    "every theme: " + ",".join(THEMES) + ")")
+                    "every theme: " + ",".join(THEMES) + "; also: " + ",".join(EXTRA_THEMES) + ")")
     args = ap.parse_args(argv)
     themes = tuple(t.strip() for t in args.themes.split(",") if t.strip()) or THEMES
-    bad = set(themes) - set(THEMES)
+    bad = set(themes) - set(THEMES) - set(EXTRA_THEMES)
     if bad:
         ap.error(f"unknown themes: {', '.join(sorted(bad))}")
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())

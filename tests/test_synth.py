@@ -14,7 +14,7 @@ import pytest
 
 from calibration.synth import make_scene
 from calibration.synth_layout import random_scene_spec, single_die_spec
-from calibration.synth_spec import PLAIN_STYLES, STYLES, THEMES, VALUES
+from calibration.synth_spec import EXTRA_THEMES, PLAIN_STYLES, STYLES, THEMES, VALUES
 
 FIXTURES = Path(__file__).parent / "fixtures" / "scenes"
 SMALL = (400, 300)
@@ -51,13 +51,28 @@ def test_same_seed_same_scene():
     assert c_img.tobytes() != a_img.tobytes()
 
 
-@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("theme", THEMES + EXTRA_THEMES)
 def test_labels_follow_formats(theme):
     for seed in range(2):
         image, label = make_scene(seed, SMALL, theme=theme)
         assert image.shape == (SMALL[1], SMALL[0], 3) and image.dtype == np.uint8
         check_label(label, SMALL)
         assert 1 <= len(label["dice"]) + len(label["unreadable"]) <= 20
+
+
+def test_a_printed_cloth_shows_its_motifs_around_the_dice():
+    plain, _ = make_scene(3, SMALL, theme="plain")
+    image, label = make_scene(3, SMALL, theme="printed")
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # away from the dice, the cloth is light with many dark spots
+    mask = np.ones(grey.shape, bool)
+    for d in label["dice"] + label["unreadable"]:
+        x, y = map(int, d["center"])
+        mask[max(0, y - 40) : y + 40, max(0, x - 40) : x + 40] = False
+    spots, _ = cv2.findContours(((grey < 0.6 * np.median(grey[mask])) & mask).astype(np.uint8),
+                                cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert len(spots) >= 30
+    assert image.tobytes() != plain.tobytes()
 
 
 @pytest.mark.parametrize("theme", ["cocked", "stacked", "blur", "outside"])

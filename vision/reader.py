@@ -271,7 +271,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         if all(np.hypot(f.center[0] - k.center[0], f.center[1] - k.center[1])
                > params.dup_sides * min(f.side_px, k.side_px) for k in keep):
             keep.append(f)
-    med = float(np.median([f.side_px for f in keep])) if keep else 1.0
+    med = found_side(keep, params)
     sides = [float(np.clip(f.side_px, med / params.side_spread, med * params.side_spread)) for f in keep]
     crops = [learned.crop_die(frame, f.center, s) for f, s in zip(keep, sides, strict=True)]
     probs, offs = learned.classify(models.classifier, crops)
@@ -350,6 +350,17 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             "total": (t3 - t0) * 1e3,
         },
     )
+
+
+def found_side(found: list[learned.Found], params: Params = DEFAULT_PARAMS) -> float:
+    """The frame's typical die side (frame pixels): the median side of the
+    detector's peaks at least `side_ref_score` as strong as the strongest.
+    A cloth printed with small motifs gives many weak peaks the size of a
+    motif; the median of them all made the dice's crops half their size (a
+    bartek photo's four d10 then went unread)."""
+    top = max((f.score for f in found), default=0.0)
+    ref = [f.side_px for f in found if f.score >= params.side_ref_score * top]
+    return float(np.median(ref)) if ref else 1.0
 
 
 def pip_count(frame: np.ndarray, centre: tuple[float, float], side_px: float,

@@ -2,6 +2,7 @@
 
 import dataclasses
 import importlib.util
+import json
 from pathlib import Path
 
 import cv2
@@ -12,10 +13,12 @@ from calibration.dataset import load_dataset
 from tests.vision.drawing import draw_die, tray
 from vision import learned, read_dice
 from vision.params import DEFAULT_PARAMS
-from vision.reader import read_dice_classical
+from vision.reader import found_side, read_dice_classical
 
 HAVE_MODELS = learned.models_present()
 TRAIN_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_dice.py"
+BARTEK_CLOTH = (Path(__file__).resolve().parents[3] / "shared" / "data" / "real" / "bartek-polyhedral"
+                / "20211121_173335.jpg")
 
 
 @pytest.mark.parametrize("shape", [(1080, 1920), (600, 800), (640, 480), (68, 70), (128, 128)])
@@ -155,3 +158,32 @@ def test_training_crops_are_the_readers_crops(centre, side):
     # shifted by a tenth of a side: the die's centre is a tenth of a side the other way
     _, offset = patches.cut(0, shift=(0.1, 0.0))
     assert offset == pytest.approx((-0.1, 0.0), abs=1e-3)
+
+
+def test_a_cloths_many_weak_peaks_do_not_shrink_the_dice():
+    """A tablecloth printed with small motifs gives the detector many weak
+    peaks the size of a motif: the frame's die side (which every die's crop is
+    held near) is the dice's, not the motifs'."""
+    dice = [learned.Found((100.0 * i, 50.0), 45.0 + i, 0.75) for i in range(4)]
+    motifs = [learned.Found((30.0 * i, 300.0), 18.0, 0.35 + 0.01 * i) for i in range(12)]
+    assert found_side(dice + motifs) == pytest.approx(46.5)
+    # a frame of dice alone: the median of them all, weak and strong
+    alone = [learned.Found((60.0 * i, 50.0), 40.0 + 2 * i, 0.9 - 0.05 * i) for i in range(9)]
+    assert found_side(alone) == pytest.approx(np.median([f.side_px for f in alone if f.score >= 0.72]))
+    assert found_side([]) == 1.0
+
+
+@pytest.mark.shared
+@pytest.mark.skipif(not BARTEK_CLOTH.is_file(), reason="../shared/data is absent")
+def test_d10_on_a_printed_tablecloth_are_read():
+    """bartek-polyhedral 20211121_173335: a cloth printed with dark motifs,
+    about 30 weak detector peaks; its four d10 (two blue, two white) are read
+    untaught (none were when the motifs set the dice's size)."""
+    frame = cv2.imread(str(BARTEK_CLOTH))
+    labels = json.loads(BARTEK_CLOTH.with_suffix(".json").read_text())["dice"]
+    d10 = [d for d in labels if d["kind"] == "d10"]
+    assert len(d10) == 4
+    r = read_dice(frame)
+    for d in d10:
+        got = [a for a in r.dice if np.hypot(a.center[0] - d["center"][0], a.center[1] - d["center"][1]) < 25]
+        assert [(a.kind, a.value) for a in got] == [("d10", d["value"])], d
