@@ -69,7 +69,7 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
             if log:
                 log(f"{sample.image}: cannot decode, skipped")
             continue
-        blobs = _blobs(frame)
+        blobs, die_side = _blobs(frame)
         if sample.has_centres:
             pts = [d.center for d in sample.dice]
         elif len(sample.dice) == 1 and blobs:
@@ -79,7 +79,7 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
             continue
         sides = _sides(pts, blobs, frame)
         long_side = float(max(frame.shape[:2]))
-        img_side = kinds.image_side([s for _, s in blobs]) or float(np.median(sides))
+        img_side = die_side or kinds.image_side([s for _, s in blobs]) or float(np.median(sides))
         greys.append(templates.grey(frame))
         for lab, centre, side in zip(sample.dice, pts, sides, strict=True):
             if faces.class_index(lab.kind, lab.value) is None:
@@ -210,11 +210,12 @@ def _set_colour(colours: Counter) -> str | None:
     return name if n >= SET_COLOUR_SHARE * sum(colours.values()) else None
 
 
-def _blobs(frame: np.ndarray) -> list[tuple[tuple[float, float], float]]:
-    """Every blob the pip reader sees (answered or refused): centre and side."""
+def _blobs(frame: np.ndarray) -> tuple[list[tuple[tuple[float, float], float]], float | None]:
+    """Every blob the pip reader sees (answered or refused): centre and side;
+    and the frame's typical die side as the reader has it (None: the blobs' median)."""
     r = reader.read_dice(frame, params=BLOBS_ONLY)  # the blobs only, not the faces
     return [(d.center, kinds.blob_side(d.outline)) for d in list(r.dice) + list(r.rejected)
-            if d.outline]
+            if d.outline], r.die_side_px
 
 
 def _centre_lab(frame: np.ndarray, centre, side: float) -> np.ndarray:

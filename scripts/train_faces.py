@@ -63,7 +63,7 @@ def _patch(frame, centre, side):
 
 def image_patches(frame: np.ndarray, label: dict, rng: np.random.Generator):
     """(patches, class indices) of one labelled image."""
-    blobs = _blobs(frame)  # every blob the d6 reader sees, as teaching sees them
+    blobs, _ = _blobs(frame)  # every blob the d6 reader sees, as teaching sees them
     dice = [d for d in label.get("dice", []) if "center" in d]
     unread = [u for u in label.get("unreadable", []) if "center" in u]
     centres = [tuple(d["center"]) for d in dice] + [tuple(u["center"]) for u in unread]

@@ -102,7 +102,8 @@ class _Read:
 def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
            profile: Profile | None,
            game_kinds: Collection[str] | None = None,
-           places: Sequence[tuple[float, float]] = ()) -> tuple[list[Die], list[Rejection]]:
+           places: Sequence[tuple[float, float]] = (),
+           die_side: float | None = None) -> tuple[list[Die], list[Rejection]]:
     """The d6 reader's answers and refusals, with other kinds read.
 
     `game_kinds`: the kinds the game in play throws, when known. Where the d6
@@ -121,7 +122,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         return list(dice), list(rejected)
     kept = [r for r in rejected if r.why in KEEP_REFUSED]
     items: list[Die | Rejection] = list(dice) + [r for r in rejected if r.why not in KEEP_REFUSED]
-    typical = _typical_side(frame, items, profile)
+    typical = die_side or _typical_side(frame, items, profile)
     if typical is None:
         return list(dice), list(rejected)
     answers: list[Die] = []
@@ -142,13 +143,18 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     refused: list[Rejection] = []
     taught = None
     if profile is not None and len(profile.exemplars):
-        img_side = image_side([blob_side(it.outline) for it in list(dice) + list(rejected)
-                               if len(it.outline) >= 3]) or typical
+        img_side = die_side or image_side([blob_side(it.outline) for it in list(dice) + list(rejected)
+                                           if len(it.outline) >= 3]) or typical
         taught = _Taught(profile, templates.grey(frame), img_side)
         taught.prepare(reads)
     for it, rd in zip(items, reads, strict=True):
         if taught is not None:
             d = taught.decide(rd, it.outline)
+            if (isinstance(d, Die) and d.kind == "d6" and isinstance(it, Rejection)
+                    and it.why == UNKNOWN_OBJECT and not _net_reads(rd, d)):
+                # the d6 classifier saw no die there: a taught d6 face needs the network's own
+                # reading too (a cloth's dark motif matches a taught white 1 on the exemplars alone)
+                d = NOT_READ
             if isinstance(it, Die) and it.kind == "d6" and _pip_answer_stands(it, d, rd, profile):
                 answers.append(it)
                 continue
@@ -393,6 +399,12 @@ class _Taught:
         s = self.profile.sets[self.keys[b][0]]
         colour = s.colour or ("bone" if kind == "taba" else None)
         return Die(kind, value, colour, rd.centre, float(sc[b]), tuple(outline))
+
+
+def _net_reads(rd: _Read, d: Die) -> bool:
+    """The network's own reading (both views, P >= MIN_P) is the die `d` says."""
+    net = _decide(rd, d.outline, None)
+    return isinstance(net, Die) and (net.kind, net.value) == (d.kind, d.value)
 
 
 def _net_face(probs: np.ndarray, kind: str, profile: Profile):

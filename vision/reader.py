@@ -272,7 +272,11 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
                > params.dup_sides * min(f.side_px, k.side_px) for k in keep):
             keep.append(f)
     med = found_side(keep, params)
-    sides = [float(np.clip(f.side_px, med / params.side_spread, med * params.side_spread)) for f in keep]
+    # a weak peak smaller than the frame's dice keeps its own side (a motif of the cloth seen
+    # as large as a die would show its neighbours too, as pips)
+    top = max((f.score for f in keep), default=0.0)
+    sides = [float(np.clip(f.side_px, med / params.side_spread if f.score >= params.side_ref_score * top
+                           else 0.0, med * params.side_spread)) for f in keep]
     crops = [learned.crop_die(frame, f.center, s) for f, s in zip(keep, sides, strict=True)]
     probs, offs = learned.classify(models.classifier, crops)
     # a die the first look is unsure of is looked at again: turned and mirrored
@@ -338,7 +342,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         else:
             rejected.append(Rejection((cx, cy), str(learned.CLASSES[c]), outline, detail))
     if params.other_kinds:
-        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak)
+        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, med if keep else None)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
@@ -349,6 +353,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             "classify": (t2 - t1) * 1e3,
             "total": (t3 - t0) * 1e3,
         },
+        die_side_px=med if keep else None,
     )
 
 

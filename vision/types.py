@@ -67,6 +67,8 @@ class Reading:
     rejected: tuple[Rejection, ...] = ()
     timings_ms: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
     tray: tuple[Point, ...] | None = None  # tray corners found, input pixels
+    die_side_px: float | None = field(default=None, compare=False)  # the frame's typical die side
+    # (the learned reader's; None from the classical one)
 
     def to_json(self) -> dict:
         return {

@@ -75,7 +75,7 @@ def test_kind_head_names_the_kind_at_the_labelled_centre():
     for s in load_dataset(NUM_EVAL) + load_dataset(TABAS):
         frame = cv2.imread(str(s.image))
         pts = [d.center for d in s.dice]
-        sides = _sides(pts, _blobs(frame), frame)
+        sides = _sides(pts, _blobs(frame)[0], frame)
         crops = [faces.crop(frame, c, sd) for c, sd in zip(pts, sides, strict=True)]
         probs, _ = NET.forward(crops)
         kp = faces.kind_probs(probs)

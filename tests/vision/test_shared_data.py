@@ -6,6 +6,7 @@ measured with `dicestation eval` on whole sets.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import cv2
@@ -13,6 +14,7 @@ import pytest
 
 from calibration.dataset import is_heldout, load_dataset
 from calibration.evaluate import evaluate
+from calibration.teach import teach_samples
 from vision import read_dice
 
 REAL = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real"
@@ -47,3 +49,21 @@ def test_a_translucent_casino_ones_ring_is_read_as_a_one(name):
     image = REAL / "crops" / "casino-felt" / f"{name}.jpg"
     r = read_dice(cv2.imread(str(image)))
     assert [(d.kind, d.value) for d in r.dice] == [("d6", 1)]
+
+
+BARTEK = REAL / "bartek-polyhedral"
+CLOTH = "20211121_173335"  # a cloth printed with dark motifs; four d6, two d8, four d10
+
+
+def test_a_printed_cloths_motifs_are_no_taught_dice():
+    """Taught on 24 photos of the set, the cloth's motifs (a dark blot on
+    light, as a taught white 1 looks) are not answered as dice, and every
+    labelled die of the photo is read."""
+    samples = load_dataset(BARTEK, [])
+    teach = [s for i, s in enumerate(samples) if i % 2 == 0 and s.image.stem < CLOTH][-24:]
+    profile = teach_samples(teach)
+    photo = next(s for s in samples if s.image.stem == CLOTH)
+    r = read_dice(cv2.imread(str(photo.image)), profile)
+    near = [[a for a in r.dice if math.dist(a.center, d.center) < 25] for d in photo.dice]
+    assert [[(a.kind, a.value) for a in n] for n in near] == [[(d.kind, d.value)] for d in photo.dice]
+    assert len(r.dice) == len(photo.dice)  # nothing answered on the cloth
