@@ -69,6 +69,7 @@ class Params:
     side_spread: float = 1.33  # a die's side is kept within this factor of the frame's median
     side_ref_score: float = 0.8  # ... the median of the peaks at least this share of the strongest's
     # score (0: every peak; a patterned cloth's many weak peaks are not dice)
+    weak_own_side: float = 0.8  # a peak weaker than this share of the strongest keeps its side if smaller
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...
     relook_value_min: float = 1.0  # ... also when refused at first (unknown object, cocked, ...) but
     # giving the values together this much (1.0: never)

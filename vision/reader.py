@@ -275,7 +275,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     # a weak peak smaller than the frame's dice keeps its own side (a motif of the cloth seen
     # as large as a die would show its neighbours too, as pips)
     top = max((f.score for f in keep), default=0.0)
-    sides = [float(np.clip(f.side_px, med / params.side_spread if f.score >= params.side_ref_score * top
+    sides = [float(np.clip(f.side_px, med / params.side_spread if f.score >= params.weak_own_side * top
                            else 0.0, med * params.side_spread)) for f in keep]
     crops = [learned.crop_die(frame, f.center, s) for f, s in zip(keep, sides, strict=True)]
     probs, offs = learned.classify(models.classifier, crops)
