@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -18,9 +19,11 @@ import numpy as np
 import pytest
 
 from calibration import profile_io
-from calibration.dataset import load_dataset
+from calibration.dataset import load_dataset, parse_labels
 from calibration.evaluate import evaluate
-from calibration.teach import _blobs, _sides, teach
+from calibration.synth import make_scene
+from calibration.synth_spec import THEMES
+from calibration.teach import _blobs, _sides, teach, teach_samples
 from vision import faces, read_dice
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
@@ -145,3 +148,33 @@ def test_numeral_dice_and_tabas_read_untaught_have_their_colour_named():
         report = evaluate(load_dataset(folder), read_dice)
         assert report.total("colour_labelled") >= 25
         assert report.total("colour_right") >= floor * report.total("colour_labelled"), folder.name
+
+
+def _jpeg(img):
+    return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+
+
+@pytest.mark.slow
+def test_a_taught_set_does_not_overturn_a_d6_the_pip_reader_refused_on_exemplars_alone(tmp_path):
+    """Taught on 16 generated scenes of numeral dice and d6, a d6 under a warm
+    lamp leaning on its neighbour (the d6 reader refuses it `cocked`) was
+    answered 1 by the exemplars alone (it shows a 4); now it takes the
+    network's reading too, and the scene has no wrong answer. The scenes are
+    the project's generator's (seeds 960000+ and 901011, as make_scenes.py
+    draws them and writes them as JPEG)."""
+    kinds_ = ("d6", "d8", "d10", "d10t")
+    samples = []
+    for i in range(16):
+        img, lab = make_scene(960_000 + i, (1200, 900), kinds_, THEMES[i % len(THEMES)])
+        path = tmp_path / f"s{i}.jpg"
+        cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        samples.append(parse_labels(lab, path))
+    profile = teach_samples(samples)
+    img, lab = make_scene(901_011, (1200, 900), kinds_, "warm")
+    r = read_dice(_jpeg(img), profile)
+    wrong = [(d["kind"], d["value"], a.kind, a.value) for d in lab["dice"] for a in r.dice
+             if math.dist(a.center, d["center"]) < 25 and (a.kind, a.value) != (d["kind"], d["value"])]
+    assert wrong == []
+    right = [d for d in lab["dice"] for a in r.dice
+             if math.dist(a.center, d["center"]) < 25 and (a.kind, a.value) == (d["kind"], d["value"])]
+    assert len(right) >= len(lab["dice"]) - 2
