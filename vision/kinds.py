@@ -77,6 +77,7 @@ TAUGHT_KIND_MIN = 0.2  # the network's P(the answered kind), at least
 TAUGHT_NONE_MAX = 0.5  # the network's P(not a die), at most
 TAUGHT_LEAN_P = 0.5  # the network leans to a face: it refuses an exemplar answer of another face,
 # and picks between two faces the exemplars nearly tie on
+TAUGHT_TIE_KIND_P = 0.8  # exemplars tied on two kinds' faces: the network's P(the kind), at least
 SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die) >= this
 SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
 UNREADABLE = "unreadable"
@@ -391,8 +392,12 @@ class _Taught:
             if float(probs[top]) < TAUGHT_LEAN_P or faces.CLASSES[top] not in (self.answer_of[b],
                                                                                  self.answer_of[b2]):
                 return NOT_READ
+            b_other = b2 if faces.CLASSES[top] == self.answer_of[b] else b
             b = b if faces.CLASSES[top] == self.answer_of[b] else b2
             kind, value = self.answer_of[b]
+            if (self.answer_of[b_other][0] != kind
+                    and float(faces.kind_probs(probs[None])[kind][0]) < TAUGHT_TIE_KIND_P):
+                return NOT_READ  # a d10's 6 or a d8's 6: the network must be sure of the kind
         kp = faces.kind_probs(probs[None])
         if (float(kp[kind][0]) < TAUGHT_KIND_MIN
                 or max(self.profile.kinds, key=lambda k: float(kp[k][0])) != kind):

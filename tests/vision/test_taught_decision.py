@@ -120,3 +120,31 @@ def test_exemplars_nearly_tied_are_not_read_without_the_network_leaning_to_one(m
     """The network unsure, or leaning to a third face: no answer."""
     d = _tied(monkeypatch)._exemplars(_read(lean[0], p=lean[1]), BOX, kinds.TAUGHT_MARGIN)
     assert d == kinds.NOT_READ
+
+
+def _tied_kinds(monkeypatch):
+    """Exemplars that nearly tie on a d10's 6 (0.946) and a d8's 6 (0.92): the
+    same numeral, the face around it hardly in the exemplar."""
+    t = kinds._Taught.__new__(kinds._Taught)
+    t.profile = SimpleNamespace(kinds=("d8", "d10"),
+                                sets=[SimpleNamespace(name="red set", kinds=("d8", "d10"), colour="red")])
+    t.answer_of = [("d10", 6), ("d8", 6), ("d10", 8)]
+    t.keys = [(0, 0), (0, 1), (0, 2)]
+    monkeypatch.setattr(t, "scores", lambda rd: np.array([0.946, 0.92, 0.88], np.float32))
+    return t
+
+
+def _split(kv_a, p_a, kv_b, p_b):
+    probs = np.full(len(faces.CLASSES), 0.01 / len(faces.CLASSES), np.float32)
+    probs[faces.class_index(*kv_a)] = p_a
+    probs[faces.class_index(*kv_b)] = p_b
+    return kinds._Read((5.0, 5.0), 10.0, probs, True, None)
+
+
+def test_exemplars_tied_on_two_kinds_need_the_network_sure_of_the_kind(monkeypatch):
+    """The network leaning to the d8 (0.58 against 0.41 for the d10): the
+    die is not read (a rendered d10 was answered as a d8 6 this way)."""
+    t = _tied_kinds(monkeypatch)
+    assert t._exemplars(_split(("d8", 6), 0.58, ("d10", 6), 0.41), BOX, kinds.TAUGHT_MARGIN) == kinds.NOT_READ
+    d = t._exemplars(_split(("d8", 6), 0.9, ("d10", 6), 0.09), BOX, kinds.TAUGHT_MARGIN)
+    assert isinstance(d, Die) and (d.kind, d.value) == ("d8", 6)
