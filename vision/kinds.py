@@ -60,7 +60,7 @@ D6_SECOND_WHY = ("unknown object",)  # a d6 the network reads where the d6 class
 # is answered (untaught); not one it refused as unsure of the value (the network is wrong
 # as often as right there, on aws-oblique's training half)
 TAUGHT_D6_DOUBT = ("unknown object", "low confidence", "cocked")  # the d6 reader's refusals a
-# taught d6 answer overturns only when the network reads the same face
+# taught d6 answer overturns only when the network reads the same face (`cocked`: never)
 MIN_P = 0.7  # the network's probability of its answer (mean of the two reads)
 MIN_P_SCAN = 0.85  # the same for a die found only by the scan (no blob)
 PEAK_MIN_P = 0.5  # a scan cell is a die when P(not none) is above this
@@ -154,10 +154,11 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         if taught is not None:
             d = taught.decide(rd, it.outline)
             if (isinstance(d, Die) and d.kind == "d6" and isinstance(it, Rejection)
-                    and it.why in TAUGHT_D6_DOUBT and not _net_reads(rd, d)):
+                    and it.why in TAUGHT_D6_DOUBT and (it.why == "cocked" or not _net_reads(rd, d))):
                 # the d6 classifier saw no die there, or none it could read: a taught d6 face
                 # needs the network's own reading too (a cloth's dark motif matches a taught
-                # white 1 on the exemplars alone; a glared or leaning d6 another face)
+                # white 1 on the exemplars alone; a glared d6 another face); one it saw lean
+                # stays refused (the exemplars and the network read a leaning d6's face alike wrong)
                 d = NOT_READ
             if isinstance(it, Die) and it.kind == "d6" and _pip_answer_stands(it, d, rd, profile):
                 answers.append(it)
