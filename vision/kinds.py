@@ -393,10 +393,10 @@ class _Taught:
             if float(probs[top]) < TAUGHT_LEAN_P or faces.CLASSES[top] not in (self.answer_of[b],
                                                                                  self.answer_of[b2]):
                 return NOT_READ
-            b_other = b2 if faces.CLASSES[top] == self.answer_of[b] else b
-            b = b if faces.CLASSES[top] == self.answer_of[b] else b2
+            if faces.CLASSES[top] != self.answer_of[b]:
+                b, b2 = b2, b  # the network's face first
             kind, value = self.answer_of[b]
-            if (self.answer_of[b_other][0] != kind
+            if (self.answer_of[b2][0] != kind
                     and float(faces.kind_probs(probs[None])[kind][0]) < TAUGHT_TIE_KIND_P):
                 return NOT_READ  # a d10's 6 or a d8's 6: the network must be sure of the kind
         kp = faces.kind_probs(probs[None])
