@@ -181,7 +181,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
             why = it.why if isinstance(it, Rejection) else NOT_READ
             if d == UNREADABLE:
                 why = UNREADABLE
-            refused.append(Rejection(it.center, why, it.outline, f"faces: {d}"))
+            refused.append(Rejection(it.center, why, it.outline, f"faces: {d}",
+                                     leans=isinstance(it, Rejection) and it.leans))
     if profile is not None or any(a.kind != "d6" for a in answers):
         answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds,
                                         places)
@@ -444,7 +445,7 @@ def image_side(sides) -> float | None:
 def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, game_kinds=None,
                  places=()):
     """Dice the first look missed. Around each place worth a second look (a
-    blob refused for another reason than unreadable, a weak detector peak)
+    blob refused for another reason than unreadable or leaning, a weak detector peak)
     that no answer covers, the network runs densely over a small window
     (SCAN_REACH_CELLS cells each way, on a grid of half its stride); each
     peak of P(a die) is read twice at its cell (only dice of the game's
@@ -453,7 +454,9 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, ga
     k = faces.DIE_PX / typical
     h, w = frame.shape[:2]
     spots: list[tuple[float, float]] = []
-    looked = [r.center for r in refused if r.why != UNREADABLE]  # a cocked die is not looked at again
+    # a die refused unreadable, or by the lean network, is not looked at again (the dense look
+    # finds a face on a leaning die as readily as on a flat one)
+    looked = [r.center for r in refused if r.why != UNREADABLE and not r.leans]
     for c in looked + [tuple(p) for p in places]:
         if (not _near(c, answers, MERGE_SIDES * typical) and not _near_pts(c, spots, MERGE_SIDES * typical)
                 and 0 <= c[0] < w and 0 <= c[1] < h):

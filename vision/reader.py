@@ -326,7 +326,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             rejected.append(Rejection((cx, cy), OUTSIDE, outline, detail))
         elif pl >= params.lean_max_p:
             why = COCKED if p[leaning[0]] >= p[leaning[1]] else STACKED
-            rejected.append(Rejection((cx, cy), why, outline, f"{detail} lean={pl:.2f}"))
+            rejected.append(Rejection((cx, cy), why, outline, f"{detail} lean={pl:.2f}", leans=True))
         elif c < 6 and p[c] >= params.min_value_prob:
             dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), light.for_die(crop)),
                             (cx, cy), float(p[c]), outline))

@@ -54,6 +54,7 @@ class Rejection:
     why: str
     outline: tuple[Point, ...] = ()
     detail: str = ""  # what exactly failed, for debugging; not part of the JSON
+    leans: bool = False  # refused by the lean network (the die leans or lies on another)
 
     def to_json(self) -> dict:
         return {"center": [round(self.center[0], 1), round(self.center[1], 1)], "why": self.why}
