@@ -271,7 +271,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         if all(np.hypot(f.center[0] - k.center[0], f.center[1] - k.center[1])
                > params.dup_sides * min(f.side_px, k.side_px) for k in keep):
             keep.append(f)
-    med = found_side(keep, params)
+    die_side = found_side(keep, params) if keep else None
+    med = die_side or 1.0
     # a weak peak smaller than the frame's dice keeps its own side (a motif of the cloth seen
     # as large as a die would show its neighbours too, as pips)
     top = max((f.score for f in keep), default=0.0)
@@ -342,7 +343,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         else:
             rejected.append(Rejection((cx, cy), str(learned.CLASSES[c]), outline, detail))
     if params.other_kinds:
-        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, med if keep else None)
+        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
@@ -353,7 +354,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             "classify": (t2 - t1) * 1e3,
             "total": (t3 - t0) * 1e3,
         },
-        die_side_px=med if keep else None,
+        die_side_px=die_side,
     )
 
 
