@@ -49,6 +49,7 @@ PCA_DIMS = 48
 TOP_CLASSES = 5  # classes (of one set) the exact stage looks at
 TOP_PER_CLASS = 3  # exemplars per class refined by the exact stage
 BLUR_SIGMA = 0.7  # exemplar pixels, before normalising
+MIN_STD = 1.0  # grey levels: a crop's spread is taken as at least this (a flat crop scores ~0)
 PCA_SAMPLE = 4000  # coarse rows the principal components are computed from, at most
 ROWS_F32_MAX_MB = 16  # a bank's turned exemplars up to this size are kept in float32 (the
 # same float16 values): turning float16 to float32 at every read cost more than the products
@@ -213,11 +214,15 @@ def _crops(grey_frame: np.ndarray, spots) -> np.ndarray:
 def _spread(crops: np.ndarray) -> np.ndarray:
     """(n, _N_SHIFT**2): one over the spread (norm about their mean) of the
     crops' disc pixels at every shift. The rows compared with are zero mean,
-    so pixels @ row * that is their correlation (no need to take the mean off)."""
+    so pixels @ row * that is their correlation (no need to take the mean off).
+    The spread is at least MIN_STD grey levels a pixel: a flat crop (bare
+    tray) has none, and its sums' float32 rounding (s2 is ~3e7) made one over
+    it a thousand, a flat crop's score noise times that (38 where 0.03 was
+    right, as the products' shapes and the CPU's kernels round)."""
     d = int(DISC.sum())
     s1 = crops @ _DISC_AT
     s2 = (crops * crops) @ _DISC_AT
-    return 1.0 / np.sqrt(np.maximum(s2 - s1 * s1 / d, 0.0) + 1e-6)
+    return 1.0 / np.sqrt(np.maximum(s2 - s1 * s1 / d, d * MIN_STD * MIN_STD))
 
 
 def match(bank: Bank, grey_frame: np.ndarray, centres, side_px: float,

@@ -84,3 +84,10 @@ def test_parts_matched_together_score_as_each_part_alone_to_the_bit(bank):
 def test_a_small_bank_keeps_the_float16_values_in_float32(bank):
     assert bank.rows.dtype == np.float32
     assert np.array_equal(bank.rows, bank.rows.astype(np.float16).astype(np.float32))
+
+
+def test_a_bare_tray_matches_no_class(bank):
+    """A flat crop has no spread: its float rounding must not become a score."""
+    frame = np.full((180, 200), 200, np.uint8)
+    sc = T.match(bank, frame, [(100.0, 90.0), (60.0, 60.0)], SIDE)
+    assert np.abs(sc[sc > -1.0]).max() < 0.05
