@@ -76,6 +76,9 @@ class Params:
     views: int = 2  # ... turned and mirrored this many ways, the probabilities averaged
     min_value_prob: float = 0.75  # answer a value only this sure (else 'low confidence')
     agree_min_prob: float = 0.4  # ... or this sure and the classical pip count agrees
+    low_views: int = 4  # ... or, refused so far, in a last look of the bigger classifier at this
+    # many views of the die centred (0: no last look) ...
+    low_min_prob: float = 0.75  # ... this sure
     lean_max_p: float = 0.99  # a die the lean network thinks leans or is stacked this surely is refused
     lean_ask_min: float = 0.02  # ... looked at only when the classifier gives cocked + stacked this much
     cut_sides: float = 0.5  # a die whose centre is nearer the edge than this many sides is outside

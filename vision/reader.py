@@ -298,11 +298,13 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
                 crops[i], probs[i], offs[i] = again[j], p2[j], o2[j]
     # what would be answered is looked at once more: does the die lean, or lie on another?
     lean = np.zeros(len(keep), np.float32)
+    asked: set[int] = set()
     leaning = [learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED]]
     if models.lean is not None:
         ask = [i for i, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.agree_min_prob
                and p[leaning].sum() >= params.lean_ask_min]
         lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
+        asked = set(ask)
     t2 = time.perf_counter()
     tray_bgr = np.median(di.image[::2, ::2].reshape(-1, 3), axis=0)  # every 4th pixel: the same median, 5x faster
     light = frame_light([cr for cr, p in zip(crops, probs, strict=True) if int(p.argmax()) < 6
@@ -313,7 +315,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     dice: list[Die] = []
     rejected: list[Rejection] = []
     weak: list[tuple[float, float]] = []  # peaks on what is no d6, too weak to refuse
-    for f, side, p, off, crop, pl in zip(keep, sides, probs, offs, crops, lean, strict=True):
+    low: list = []  # (centre, side, outline, detail, lean asked) of dice not read sure enough
+    for i, (f, side, p, off, crop, pl) in enumerate(zip(keep, sides, probs, offs, crops, lean, strict=True)):
         c = int(p.argmax())
         cx, cy = f.center
         if c < 6:
@@ -337,11 +340,15 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), light.for_die(crop)),
                             (cx, cy), float(p[c]), outline))
         elif c < 6:
-            rejected.append(Rejection((cx, cy), LOW_CONFIDENCE, outline, detail))
+            low.append(((cx, cy), side, outline, detail, i in asked))
         elif c == learned.OTHER and f.score < params.junk_max_score:
             weak.append((cx, cy))  # not refused (tray texture, mostly): kinds may look again
         else:
             rejected.append(Rejection((cx, cy), str(learned.CLASSES[c]), outline, detail))
+    if low:
+        d_low, r_low = _last_look(frame, low, models, light, params)
+        dice += d_low
+        rejected += r_low
     if params.other_kinds:
         dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side)
     t3 = time.perf_counter()
@@ -356,6 +363,33 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         },
         die_side_px=die_side,
     )
+
+
+def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, params: Params):
+    """The dice neither sure enough nor confirmed by the pip count, looked at
+    once more: the bigger classifier on the die's crop at its found centre,
+    at `low_views` turns and mirrors averaged (a dark die's red pips, a
+    swirled body: four views settle what two left open). Answered only at
+    `low_min_prob`, and after the lean network (which the first look asks
+    only of dice read at `agree_min_prob`). The rest: `low confidence`."""
+    if params.low_views < 2:
+        return [], [Rejection(c, LOW_CONFIDENCE, o, det) for c, _, o, det, _ in low]
+    crops = [learned.crop_die(frame, c, side) for c, side, _, _, _ in low]
+    probs, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
+    ask = [i for i, (p, x) in enumerate(zip(probs, low, strict=True))
+           if int(p.argmax()) < 6 and p.max() >= params.low_min_prob and not x[4]]
+    lean = np.zeros(len(low), np.float32)
+    if models.lean is not None and ask:
+        lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
+    dice, rejected = [], []
+    for (c, _, outline, detail, _), p, crop, pl in zip(low, probs, crops, lean, strict=True):
+        k = int(p.argmax())
+        if k < 6 and p[k] >= params.low_min_prob and pl < params.lean_max_p:
+            dice.append(Die(Kind.D6.value, int(learned.CLASSES[k]), name_colour(_centre_bgr(crop), light.for_die(crop)),
+                            c, float(p[k]), outline))
+        else:
+            rejected.append(Rejection(c, LOW_CONFIDENCE, outline, f"{detail} last={p.max():.2f}"))
+    return dice, rejected
 
 
 def found_side(found: list[learned.Found], params: Params = DEFAULT_PARAMS) -> float:

@@ -29,7 +29,6 @@ NOT_YET: set[str] = {
     "scene_011_warm.jpg",
     "scene_015_noisy.jpg",
     "scene_017_touching.jpg",
-    "scene_018_cocked.jpg",
     "scene_019_stacked.jpg",
     "scene_021_glare.jpg",
     "scene_023_casino.jpg",
