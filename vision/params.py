@@ -81,7 +81,9 @@ class Params:
     low_min_prob: float = 0.75  # ... this sure
     lean_max_p: float = 0.99  # a die the lean network thinks leans or is stacked this surely is refused
     lean_ask_min: float = 0.02  # ... looked at only when the classifier gives cocked + stacked this much
-    cut_sides: float = 0.5  # a die whose centre is nearer the edge than this many sides is outside
+    cut_sides: float = 0.5  # a die whose centre is nearer the edge than this many sides is outside ...
+    cut_frame_sides: float = 0.42  # ... and than this many of the frame's die sides (an oblique die's
+    # own side takes in its side faces, a die's its outline: its top face may still be whole; 0: off)
     other_kinds: bool = True  # read the blobs' other kinds with the face network (vision.kinds);
     # False: the blobs as the d6 reader sees them (teaching and training look at those)
 

@@ -324,6 +324,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         half = side / 2
         outline = ((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half))
         m = params.cut_sides * side
+        if params.cut_frame_sides:  # a whole face, by the frame's die side, is not cut
+            m = min(m, params.cut_frame_sides * med)
         cut = not close_up and (cx < m or cy < m or cx > w - 1 - m or cy > h - 1 - m)
         detail = f"p={p[c]:.2f} class={learned.CLASSES[c]} heat={f.score:.2f}"
         if cut:

@@ -54,6 +54,19 @@ def test_die_cut_by_the_frame_is_refused_as_outside():
     assert [x.why for x in r.rejected] == ["outside"]
 
 
+def test_a_whole_die_at_the_frame_edge_is_read_a_cut_one_refused():
+    """A die whose face ends a few pixels inside the frame is read (its found
+    side takes in its outline; the frame's other dice say how big a die is);
+    one whose face the edge cuts is still refused."""
+    for x, want in ((766, [5]), (772, [])):  # the face ends 3 px inside / 3 px beyond
+        img = tray()
+        draw_die(img, (300, 300), 60, 3)
+        draw_die(img, (x, 200), 60, 5)
+        r = read_dice(img)
+        assert [d.value for d in r.dice if d.center[0] > 600] == want
+        assert [q.why for q in r.rejected] == ([] if want else ["outside"])
+
+
 def test_grey_and_bgra_frames_are_accepted():
     img = tray()
     draw_die(img, (400, 300), 60, 4)
