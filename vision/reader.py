@@ -334,13 +334,11 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             why = COCKED if p[leaning[0]] >= p[leaning[1]] else STACKED
             rejected.append(Rejection((cx, cy), why, outline, f"{detail} lean={pl:.2f}", leans=True))
         elif c < 6 and p[c] >= params.min_value_prob:
-            dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), light.for_die(crop)),
-                            (cx, cy), float(p[c]), outline))
+            dice.append(_d6(c, p, crop, (cx, cy), outline, light))
         elif c < 6 and p[c] >= params.agree_min_prob and (
                 pip_count(frame, (cx, cy), side, tray_lab, params) == learned.CLASSES[c]):
             # less sure, but the classical pip count reads the same value: two reads agree
-            dice.append(Die(Kind.D6.value, int(learned.CLASSES[c]), name_colour(_centre_bgr(crop), light.for_die(crop)),
-                            (cx, cy), float(p[c]), outline))
+            dice.append(_d6(c, p, crop, (cx, cy), outline, light))
         elif c < 6:
             low.append(((cx, cy), side, outline, detail, i in asked))
         elif c == learned.OTHER and f.score < params.junk_max_score:
@@ -367,6 +365,12 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     )
 
 
+def _d6(k: int, probs: np.ndarray, crop: np.ndarray, centre, outline, light) -> Die:
+    """The d6 of classifier class `k`, its body colour from its crop under the frame's light."""
+    return Die(Kind.D6.value, int(learned.CLASSES[k]), name_colour(_centre_bgr(crop), light.for_die(crop)),
+               centre, float(probs[k]), outline)
+
+
 def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, params: Params):
     """The dice neither sure enough nor confirmed by the pip count, looked at
     once more: the bigger classifier on the die's crop at its found centre,
@@ -387,8 +391,7 @@ def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, para
     for (c, _, outline, detail, _), p, crop, pl in zip(low, probs, crops, lean, strict=True):
         k = int(p.argmax())
         if k < 6 and p[k] >= params.low_min_prob and pl < params.lean_max_p:
-            dice.append(Die(Kind.D6.value, int(learned.CLASSES[k]), name_colour(_centre_bgr(crop), light.for_die(crop)),
-                            c, float(p[k]), outline))
+            dice.append(_d6(k, p, crop, c, outline, light))
         else:
             rejected.append(Rejection(c, LOW_CONFIDENCE, outline, f"{detail} last={p.max():.2f}"))
     return dice, rejected
