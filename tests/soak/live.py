@@ -39,8 +39,18 @@ class Served:
         self.app = create_app(config, station)
         self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=threads)
         self.port = self.server.effective_port
-        self.thread = threading.Thread(target=self.server.run, name="waitress", daemon=True)
+        self._stopping = threading.Event()
+        self.thread = threading.Thread(target=self._serve, name="waitress", daemon=True)
         self.thread.start()
+
+    def _serve(self) -> None:
+        # the loop closes its own sockets: closed from another thread while it waits in
+        # select(), select() fails with EBADF and the thread dies with an exception
+        from waitress import wasyncore
+
+        while not self._stopping.is_set():
+            wasyncore.loop(timeout=0.05, map=self.server._map, count=1)
+        self.server.close()
 
     def get(self, path: str, timeout: float = 10.0) -> tuple[int, dict]:
         import urllib.request
@@ -55,7 +65,7 @@ class Served:
         while station.broker._subs and time.monotonic() < deadline:
             time.sleep(0.01)
         self.server.task_dispatcher.shutdown(timeout=5)
-        self.server.close()
+        self._stopping.set()
         self.thread.join(5)
 
     def __enter__(self) -> Served:
