@@ -12,6 +12,8 @@ synth_draw (a d6 in 3D), synth_poly (d8, d10, d10t), synth_surface (table, tray,
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from calibration.synth_draw import Camera, DieLayer, composite, die_faces, light_vector, render_die
@@ -28,16 +30,32 @@ __all__ = ["make_scene", "random_scene_spec", "render_scene", "SceneSpec", "DieS
 
 def make_scene(spec_or_seed: SceneSpec | int, size_wh: tuple[int, int] = (1600, 1200),
                kinds: tuple[str, ...] = ("d6",), theme: str | None = None,
-               ) -> tuple[np.ndarray, dict]:
+               fonts: tuple[str, ...] = ()) -> tuple[np.ndarray, dict]:
     """A labelled scene: (image_bgr uint8, label dict of FORMATS.md section 1).
 
     An int is a seed for `random_scene_spec(seed, size_wh, kinds, theme)`; a
     `SceneSpec` is drawn as given (size_wh, kinds and theme are then ignored).
+    `fonts` (TrueType files; needs Pillow): each numeral die of a seeded scene
+    gets one of them, and a line or a dot under its 6 and 9; the scene is
+    otherwise the one the seed draws without them.
     """
     spec = spec_or_seed if isinstance(spec_or_seed, SceneSpec) else random_scene_spec(
         int(spec_or_seed), size_wh, kinds, theme)
+    if fonts and not isinstance(spec_or_seed, SceneSpec):
+        spec = with_fonts(spec, fonts, np.random.default_rng([int(spec_or_seed), FONT_SEED]))
     image_bgr, layers = render_scene(spec)
     return image_bgr, scene_label(spec, layers)
+
+
+FONT_SEED = 7  # the fonts' own stream: the scene's draws stay as without fonts
+
+
+def with_fonts(spec: SceneSpec, fonts: tuple[str, ...], rng: np.random.Generator) -> SceneSpec:
+    """The spec with a font (and a 6/9 mark) drawn for every numeral die."""
+    dice = tuple(dataclasses.replace(d, font=str(fonts[int(rng.integers(len(fonts)))]),
+                                     six_nine_mark="dot" if rng.random() < 0.3 else "line")
+                 if d.kind in ("d8", "d10", "d10t") else d for d in spec.dice)
+    return dataclasses.replace(spec, dice=dice)
 
 
 def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[DieLayer]]:

@@ -106,9 +106,8 @@ def render_poly(die: DieSpec, camera: Camera, light: np.ndarray) -> DieLayer:
                     hull, shadow)
 
 
-def _print_numeral(colour, alpha, die, centre_xy, to_patch, ink) -> None:
-    text = numeral(die)
-    px = TEXT_HEIGHT_IN_FACE * die.size_px * SUPERSAMPLE * (0.8 if die.kind == "d8" else 1.0)
+def _hershey_mask(text: str, px: float) -> tuple[np.ndarray, tuple[int, int, int, int], int]:
+    """The numeral's mask (square uint8), its box (x0, y0, x1, y1) and stroke width."""
     scale = px / 22.0  # Hershey simplex digits are about 22 px tall at scale 1
     thick = max(1, round(scale * 2.2))
     (tw, th), _ = cv2.getTextSize(text, FONT, scale, thick)
@@ -116,9 +115,40 @@ def _print_numeral(colour, alpha, die, centre_xy, to_patch, ink) -> None:
     mask = np.zeros((side, side), np.uint8)
     org = ((side - tw) // 2, (side + th) // 2)
     cv2.putText(mask, text, org, FONT, scale, 255, thick, cv2.LINE_AA)
-    if text in ("6", "9"):  # the underline tells 6 from 9 at any rotation
-        y = org[1] + thick * 2
-        cv2.line(mask, (org[0], y), (org[0] + tw, y), 255, thick, cv2.LINE_AA)
+    return mask, (org[0], org[1] - th, org[0] + tw, org[1]), thick
+
+
+def _truetype_mask(text: str, px: float, font_file: str) -> tuple[np.ndarray, tuple[int, int, int, int], int]:
+    """As _hershey_mask, drawn with a TrueType font by Pillow (a rendering-only extra)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(font_file, max(4, round(px / 0.72)))  # digits are ~0.72 em tall
+    x0, y0, x1, y1 = font.getbbox(text)
+    tw, th = x1 - x0, y1 - y0
+    side = int(max(tw, th) * 2 + 8)
+    img = Image.new("L", (side, side), 0)
+    ox, oy = (side - tw) // 2 - x0, (side - th) // 2 - y0
+    ImageDraw.Draw(img).text((ox, oy), text, fill=255, font=font)
+    thick = max(1, round(px / 10))
+    return np.asarray(img, np.uint8).copy(), ((side - tw) // 2, (side - th) // 2,
+                                               (side + tw) // 2, (side + th) // 2), thick
+
+
+def _print_numeral(colour, alpha, die, centre_xy, to_patch, ink) -> None:
+    text = numeral(die)
+    px = TEXT_HEIGHT_IN_FACE * die.size_px * SUPERSAMPLE * (0.8 if die.kind == "d8" else 1.0)
+    if die.font:
+        mask, (bx0, by0, bx1, by1), thick = _truetype_mask(text, px, die.font)
+    else:
+        mask, (bx0, by0, bx1, by1), thick = _hershey_mask(text, px)
+    side = mask.shape[0]
+    if text in ("6", "9"):  # the underline (or a dot) tells 6 from 9 at any rotation
+        if die.six_nine_mark == "dot":
+            r = max(1, round(thick * 0.8))
+            cv2.circle(mask, (bx1 + 2 * r, by1 - r), r, 255, -1, cv2.LINE_AA)
+        else:
+            y = by1 + thick * 2
+            cv2.line(mask, (bx0, y), (bx1, y), 255, thick, cv2.LINE_AA)
     # The numeral's up points along the die's -y axis, turned with the die.
     m = cv2.getRotationMatrix2D((side / 2, side / 2), -die.yaw_deg, 1.0)
     mask = cv2.warpAffine(mask, m, (side, side)).astype(np.float32) / 255

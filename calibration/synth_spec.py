@@ -97,6 +97,8 @@ class DieSpec:
     glare_uv: tuple[float, float] | None = None  # glare spot on the top face, [-1, 1]^2
     why: str | None = None  # "cocked", "stacked", "blurred": never answered
     hidden: bool = False  # under another die: not labelled at all
+    font: str | None = None  # numeral dice: a TrueType file (None: Hershey simplex)
+    six_nine_mark: str = "line"  # what tells a 6 from a 9: "line" under it, or "dot" after it
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", required=True, type=int)
     ap.add_argument("--size", default="1600x1200", type=parse_size, help="WxH pixels")
     ap.add_argument("--kinds", default="d6", help="comma-separated: " + ",".join(KINDS))
+    ap.add_argument("--fonts", nargs="*", type=Path, default=[],
+                    help="TrueType files (or folders of them) for the numerals (needs Pillow: "
+                         "pip install .[render]); default Hershey simplex")
     ap.add_argument("--quality", default=90, type=int, help="JPEG quality of the written files")
     ap.add_argument("--themes", default="", help="comma-separated, only these themes in turn (default: "
                     "every theme: " + ",".join(THEMES) + "; also: " + ",".join(EXTRA_THEMES) + ")")
@@ -50,10 +53,15 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(kinds) - set(KINDS)
     if unknown:
         ap.error(f"unknown kinds: {', '.join(sorted(unknown))}")
+    fonts = tuple(str(f) for p in args.fonts
+                  for f in (sorted(p.rglob("*.ttf")) if p.is_dir() else [p]))
+    missing = [f for f in fonts if not Path(f).is_file()]
+    if missing or (args.fonts and not fonts):
+        ap.error(f"no such font file: {', '.join(missing) or ' '.join(map(str, args.fonts))}")
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.count):
         theme = themes[i % len(themes)]
-        image_bgr, label = make_scene(args.seed * SEED_STRIDE + i, args.size, kinds, theme)
+        image_bgr, label = make_scene(args.seed * SEED_STRIDE + i, args.size, kinds, theme, fonts)
         name = f"scene_{i:03d}_{theme}"
         cv2.imwrite(str(args.out / f"{name}.jpg"), image_bgr, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{name}.json").write_text(json.dumps(label, indent=1) + "\n")

@@ -150,3 +150,27 @@ def test_numeral_dice_are_drawn_and_labelled():
             patch = image[max(0, y - 6):y + 7, max(0, x - 6):x + 7].astype(int)
             assert np.ptp(patch.mean(axis=2)) > 40
     assert set(seen) == set(kinds)
+
+
+FONTS = sorted(Path("/usr/share/fonts/truetype").rglob("*.ttf"))
+
+
+@pytest.mark.skipif(not FONTS, reason="no TrueType fonts on this machine")
+def test_numerals_in_truetype_fonts_change_only_the_numerals():
+    pytest.importorskip("PIL")
+    kinds = ("d8", "d10", "d10t")
+    plain, plain_label = make_scene(11, SMALL, kinds=kinds, theme="plain")
+    fonted, label = make_scene(11, SMALL, kinds=kinds, theme="plain", fonts=(str(FONTS[0]),))
+    again, _ = make_scene(11, SMALL, kinds=kinds, theme="plain", fonts=(str(FONTS[0]),))
+    assert label == plain_label  # the same dice, values and places
+    assert np.array_equal(fonted, again)
+    diff = np.abs(fonted.astype(int) - plain.astype(int)).max(axis=2) > 40
+    assert diff.any()
+    for die in label["dice"]:  # what changed is on the dice's top faces only
+        x, y = die["center"]
+        diff[max(0, int(y) - 14):int(y) + 15, max(0, int(x) - 14):int(x) + 15] = False
+    assert not diff.any()
+    for die in label["dice"]:  # and the font's ink is there
+        x, y = (round(v) for v in die["center"])
+        patch = fonted[max(0, y - 6):y + 7, max(0, x - 6):x + 7].astype(int)
+        assert np.ptp(patch.mean(axis=2)) > 40
