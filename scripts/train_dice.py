@@ -732,7 +732,7 @@ def _offset_loss(out, yb, offs, torch):
     return 2.0 * F.smooth_l1_loss(out[die, L.N_CLASSES:], ob[die], beta=0.05)
 
 
-def _weights(path: Path, net) -> dict:
+def _weights(path: Path, net, prefix: str = "m.") -> dict:
     """The weights of an earlier run for `net`: its .pt, or a shipped .onnx
     (the export folds each batch norm into its convolution: the folded kernel
     goes to the convolution, its bias to the norm's shift, the norm otherwise
@@ -747,16 +747,21 @@ def _weights(path: Path, net) -> dict:
         from onnx import numpy_helper
 
         g = onnx.load(str(path)).graph
-        init = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+
+        def own(name: str) -> str:  # an export of a wrapper names the net's tensors "m.<name>"
+            return name[len(prefix):] if name.startswith(prefix) and name[len(prefix):] in mine else name
+
+        init = {own(i.name): numpy_helper.to_array(i) for i in g.initializer}
         got = {k: torch.from_numpy(v.copy()) for k, v in init.items() if k in mine}
-        convs = [n for n in g.node if n.op_type == "Conv" and n.input[1] not in mine]
-        names = [k[:-len(".weight")] for k, v in mine.items() if k.endswith(".weight") and v.dim() == 4]
+        convs = [n for n in g.node if n.op_type == "Conv" and own(n.input[1]) not in mine]
+        names = [k[:-len(".weight")] for k, v in mine.items()
+                 if k.endswith(".weight") and v.dim() == 4 and k not in init]
         for conv, name in zip(convs, names, strict=True):
-            got[name + ".weight"] = torch.from_numpy(init[conv.input[1]].copy())
-            layer, idx = name.rsplit(".", 1)
-            bn = f"{layer}.{int(idx) + 1}"
+            got[name + ".weight"] = torch.from_numpy(init[own(conv.input[1])].copy())
+            layer, _, idx = name.rpartition(".")
+            bn = f"{layer}.{int(idx) + 1}" if idx.isdigit() else ""
             if len(conv.input) > 2 and bn + ".bias" in mine:
-                got[bn + ".bias"] = torch.from_numpy(init[conv.input[2]].copy())
+                got[bn + ".bias"] = torch.from_numpy(init[own(conv.input[2])].copy())
                 got[bn + ".weight"] = torch.ones_like(mine[bn + ".weight"])
                 got[bn + ".running_mean"] = torch.zeros_like(mine[bn + ".running_mean"])
                 got[bn + ".running_var"] = torch.ones_like(mine[bn + ".running_var"])

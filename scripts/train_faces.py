@@ -219,7 +219,14 @@ def train(args) -> int:
     p = weights / np.sqrt(np.maximum(counts[classes], 1))  # rare faces drawn more often
     p = p / p.sum()
     model = make_model(len(faces.CLASSES))
-    if args.init:
+    folded = False
+    if args.init and args.init.suffix == ".onnx":  # the shipped network: its norms are folded
+        sys.path.insert(0, str(ROOT / "scripts"))
+        from train_dice import _weights
+
+        model.load_state_dict(_weights(args.init, model), strict=False)
+        folded = True
+    elif args.init:
         model.load_state_dict(torch.load(str(args.init)))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * args.steps
@@ -228,6 +235,9 @@ def train(args) -> int:
     step = 0
     for ep in range(args.epochs):
         model.train()
+        for m in model.modules() if folded else ():  # folded norms' statistics are gone: keep them
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
         tot = acc = 0.0
         for _ in range(args.steps):
             idx = rng.choice(len(patches), args.batch, p=p)
@@ -291,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--lr", type=float, default=3e-3)
     t.add_argument("--threads", type=int, default=2)
     t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run)")
+    t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run, or a shipped .onnx)")
     args = ap.parse_args(argv)
     return build(args) if args.cmd == "build" else train(args)
 
