@@ -370,8 +370,12 @@ class _Taught:
                 and float(rd.probs[top]) >= TAUGHT_LEAN_P):
             return NOT_READ  # the network reads another face, if not surely enough to answer it
         if not isinstance(net, Die) or net.kind not in self.profile.kinds:
-            # every bone differs: a taba's face needs the network's own reading
-            return NOT_READ if isinstance(ex, Die) and ex.kind == "taba" else ex
+            # every bone differs: a taba's face needs the network's own reading; of a kind
+            # some faces of which were never taught, the network must at least lean to the
+            # exemplars' face (an untaught 30 matches a taught 80's exemplars best)
+            doubt = isinstance(ex, Die) and (ex.kind == "taba" or (
+                ex.kind in self.profile.untaught_faces and _leans_to(rd.probs, ex.kind) != ex.value))
+            return NOT_READ if doubt else ex
         if isinstance(ex, Die):
             return ex if (ex.kind, ex.value) == (net.kind, net.value) else NOT_READ
         sets = [s for s in self.profile.sets if net.kind in s.kinds]
@@ -415,6 +419,12 @@ def _net_reads(rd: _Read, d: Die) -> bool:
     """The network's own reading (both views, P >= MIN_P) is the die `d` says."""
     net = _decide(rd, d.outline, None)
     return isinstance(net, Die) and (net.kind, net.value) == (d.kind, d.value)
+
+
+def _leans_to(probs: np.ndarray, kind: str):
+    """The network's most probable face of `kind`, taught or not."""
+    idx = [i for i, (k, _) in enumerate(faces.CLASSES) if k == kind]
+    return faces.CLASSES[max(idx, key=lambda i: probs[i])][1]
 
 
 def _net_face(probs: np.ndarray, kind: str, profile: Profile):

@@ -18,7 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
-from vision import templates
+from vision import faces, templates
 
 PROFILE_VERSION = 3  # 1: HOG features (issue 4's first attempt); 2: face-network embeddings;
 # 3: + grey exemplars of every taught face (vision.templates)
@@ -108,11 +108,22 @@ class Profile:
     def kinds(self) -> tuple[str, ...]:
         return tuple(sorted({k for k, _ in self.classes}))
 
+    @cached_property
+    def untaught_faces(self) -> dict[str, tuple[int | str, ...]]:
+        """Per taught kind, its faces no taught die showed (empty kinds left out)."""
+        taught = set(self.classes)
+        out = {k: tuple(v for kk, v in faces.CLASSES if kk == k and (kk, v) not in taught)
+               for k in self.kinds}
+        return {k: v for k, v in out.items() if v}
+
     def set_named(self, name: str) -> SetInfo | None:
         return next((s for s in self.sets if s.name == name), None)
 
     def describe(self) -> str:
         parts = [f"{s.name}: {', '.join(s.kinds)} ({s.n_dice} dice, {len(s.faces)} faces)"
                  for s in self.sets]
+        missing = [f"{k} {', '.join(map(str, v))}" for k, v in self.untaught_faces.items()]
+        note = ("; faces never taught (the network alone reads them, teach them for a surer read): "
+                + "; ".join(missing)) if missing else ""
         return (f"profile v{self.version}, {len(self.features)} embeddings, "
-                f"{len(self.exemplars)} face exemplars; " + "; ".join(parts))
+                f"{len(self.exemplars)} face exemplars; " + "; ".join(parts) + note)

@@ -206,3 +206,31 @@ def test_a_die_the_lean_network_refused_is_not_answered_by_the_second_look():
     right = [d for d in lab["dice"] for a in r.dice
              if math.dist(a.center, d["center"]) < 25 and (a.kind, a.value) == (d["kind"], d["value"])]
     assert len(right) == len(lab["dice"])
+
+
+def test_a_face_never_taught_is_not_answered_as_the_taught_face_it_looks_like(taught, monkeypatch):
+    """The fixtures' teaching photos show no d10t 0, 10 or 30: a d10t the
+    exemplars match to a taught face (an untaught 30 looks most like a taught
+    80) is answered only if the network, unsure as it may be, leans to that
+    face too; with every face taught the exemplars' answer stands alone."""
+    import dataclasses
+
+    from vision import kinds
+    from vision.types import Die
+
+    assert {0, 10, 30} <= set(taught.untaught_faces["d10t"])
+    assert "d10t 0, 10, 30" in taught.describe()
+    def unsure(leaning_to: int) -> kinds._Read:  # the network's reads disagree; it leans to one face
+        probs = np.full(len(faces.CLASSES), 0.8 / len(faces.CLASSES))
+        probs[faces.class_index("d10t", leaning_to)] += 0.2
+        return kinds._Read((100.0, 100.0), 40.0, probs, False, None)
+
+    eighty = Die("d10t", 80, None, (100.0, 100.0), 0.9, ())
+    monkeypatch.setattr(kinds._Taught, "_exemplars", lambda self, rd, outline, margin: eighty)
+    grey = np.zeros((200, 200), np.uint8)
+    assert kinds._Taught(taught, grey, 40.0).decide(unsure(30), ()) == kinds.NOT_READ
+    assert kinds._Taught(taught, grey, 40.0).decide(unsure(80), ()) == eighty
+    every = tuple(c for c in faces.CLASSES if c[0] == "d10t" and c not in taught.classes)
+    whole = dataclasses.replace(taught, classes=taught.classes + every)
+    assert "d10t" not in whole.untaught_faces
+    assert kinds._Taught(whole, grey, 40.0).decide(unsure(30), ()) == eighty
