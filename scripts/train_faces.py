@@ -227,7 +227,11 @@ def train(args) -> int:
         model.load_state_dict(_weights(args.init, model), strict=False)
         folded = True
     elif args.init:
-        model.load_state_dict(torch.load(str(args.init)))
+        state = torch.load(str(args.init))
+        model.load_state_dict(state)
+        # a run from a shipped .onnx saved its norms folded (mean 0, variance 1): keep them so
+        folded = all(bool((v == 0).all()) for k, v in state.items() if k.endswith("running_mean")) and all(
+            bool((v == 1).all()) for k, v in state.items() if k.endswith("running_var"))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * args.steps
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
