@@ -33,7 +33,7 @@ def _taught(monkeypatch, exemplar_answer, taught_kinds=("d8", "d10", "taba")):
     """A taught reader whose exemplars give `exemplar_answer` (a Die or a reason)."""
     t = kinds._Taught.__new__(kinds._Taught)
     t.profile = SimpleNamespace(
-        kinds=taught_kinds,
+        kinds=taught_kinds, untaught_faces={},  # every face of the set taught
         sets=[SimpleNamespace(name="red set", kinds=("d8", "d10"), colour="red"),
               SimpleNamespace(name="bones", kinds=("taba",), colour=None)])
     monkeypatch.setattr(t, "_exemplars", lambda rd, outline, margin: exemplar_answer)
