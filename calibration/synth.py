@@ -36,7 +36,7 @@ def make_scene(spec_or_seed: SceneSpec | int, size_wh: tuple[int, int] = (1600, 
     An int is a seed for `random_scene_spec(seed, size_wh, kinds, theme)`; a
     `SceneSpec` is drawn as given (size_wh, kinds and theme are then ignored).
     `fonts` (TrueType files; needs Pillow): each numeral die of a seeded scene
-    gets one of them, and a line or a dot under its 6 and 9; the scene is
+    gets one of them, and a line under (or a dot after) its 6 and 9; the scene is
     otherwise the one the seed draws without them.
     """
     spec = spec_or_seed if isinstance(spec_or_seed, SceneSpec) else random_scene_spec(
