@@ -374,7 +374,7 @@ class _Taught:
             # some faces of which were never taught, the network must at least lean to the
             # exemplars' face (an untaught 30 matches a taught 80's exemplars best)
             doubt = isinstance(ex, Die) and (ex.kind == "taba" or (
-                ex.kind in self.profile.untaught_faces and _leans_to(rd.probs, ex.kind) != ex.value))
+                ex.kind in self.profile.untaught_faces and _net_face(rd.probs, ex.kind) != ex.value))
             return NOT_READ if doubt else ex
         if isinstance(ex, Die):
             return ex if (ex.kind, ex.value) == (net.kind, net.value) else NOT_READ
@@ -408,7 +408,7 @@ class _Taught:
         if (float(kp[kind][0]) < TAUGHT_KIND_MIN
                 or max(self.profile.kinds, key=lambda k: float(kp[k][0])) != kind):
             return NOT_READ  # the network calls it another of the taught kinds
-        if kind == "taba" and _net_face(probs, kind, self.profile) != value:
+        if kind == "taba" and _net_face(probs, kind, self.profile.classes) != value:
             return NOT_READ  # every bone differs: the network must read the same face
         s = self.profile.sets[self.keys[b][0]]
         colour = s.colour or ("bone" if kind == "taba" else None)
@@ -421,16 +421,10 @@ def _net_reads(rd: _Read, d: Die) -> bool:
     return isinstance(net, Die) and (net.kind, net.value) == (d.kind, d.value)
 
 
-def _leans_to(probs: np.ndarray, kind: str):
-    """The network's most probable face of `kind`, taught or not."""
-    idx = [i for i, (k, _) in enumerate(faces.CLASSES) if k == kind]
-    return faces.CLASSES[max(idx, key=lambda i: probs[i])][1]
-
-
-def _net_face(probs: np.ndarray, kind: str, profile: Profile):
-    """The network's most probable taught face of `kind`."""
-    idx = [i for kv in profile.classes if kv[0] == kind
-           if (i := faces.class_index(*kv)) is not None]
+def _net_face(probs: np.ndarray, kind: str, among: Sequence[tuple[str, int | str]] = faces.CLASSES):
+    """The network's most probable face of `kind` among `among` (a profile's
+    taught classes, or every face)."""
+    idx = [i for kv in among if kv[0] == kind if (i := faces.class_index(*kv)) is not None]
     return faces.CLASSES[max(idx, key=lambda i: probs[i])][1] if idx else None
 
 
