@@ -51,7 +51,11 @@ from vision.colour import die_crops, frame_light, name_colour
 from vision.profile import Profile
 from vision.types import Die, Rejection
 
-KEEP_REFUSED = ("outside", "stacked", "blurred")  # refusals no other reader may overturn
+KEEP_REFUSED = ("outside", "stacked", "blurred")  # refusals no other reader may overturn ...
+BLURRED = "blurred"  # ... but for a taba the network reads whose outline is sharp (a smooth
+# painted bone has none of the pips' fine detail: the d6 classifier calls it blurred)
+SHARP_EDGE_SIDES = 0.09  # an outline is sharp when its edge, in its least sharp direction, is
+# at most this many die sides wide (rendered tabas 0.05-0.08; a smeared die mostly 0.12-0.4)
 NOT_D6_MIN_P = 0.9  # the network's P(another kind) that overturns a pip reader's d6 answer
 SUSPECT_D6_VALUES = (1, 2)  # a numeral's ink looks like one pip (a d8's 8: two)
 PIPS_SURE = 0.93  # a pip answer this sure stands: the face network mistakes coloured
@@ -128,6 +132,9 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     typical = die_side or _typical_side(frame, items, profile)
     if typical is None:
         return list(dice), list(rejected)
+    sharp_tabas = _sharp_tabas(net, frame, [r for r in kept if r.why == BLURRED], typical)
+    kept = [r for r in kept if r not in sharp_tabas]
+    items += sharp_tabas
     answers: list[Die] = []
     if profile is None:
         # a pip answer stands unless the network is sure it is another kind;
@@ -190,6 +197,46 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
     return _coloured(frame, answers, typical), refused + kept
+
+
+def _sharp_tabas(net: faces.FaceNet, frame: np.ndarray, blurred: list[Rejection],
+                 typical: float) -> list[Rejection]:
+    """Of the d6 reader's `blurred` refusals, those the network reads as a
+    taba (its two reads agree, P >= MIN_P) whose outline is sharp: a smooth
+    bone, not a moving one. They are read like the other refusals."""
+    if not blurred:
+        return []
+    sides = [_clamp(blob_side(r.outline, typical), typical) for r in blurred]
+    reads = _read_at(net, frame, [r.center for r in blurred], sides)
+    out = []
+    for r, rd, side in zip(blurred, reads, sides, strict=True):
+        d = _decide(rd, r.outline, None)
+        if isinstance(d, Die) and d.kind == "taba" and edge_width(frame, r.center, side) <= SHARP_EDGE_SIDES * side:
+            out.append(r)
+    return out
+
+
+EDGE_TURNS_DEG = tuple(range(0, 180, 15))
+
+
+def edge_width(frame: np.ndarray, centre: tuple[float, float], side: float) -> float:
+    """How wide, in pixels, the sharpest edges around `centre` are in their
+    least sharp direction: the lightness step (5th to 95th percentile) over the
+    strongest gradient (99.5th percentile) along each of EDGE_TURNS_DEG, the
+    widest of them. Motion smears edges along one direction: a still thing's
+    outline is ~1-2 px wide every way, a moving one's as wide as its smear."""
+    r = int(round(0.9 * side))
+    x, y = int(round(centre[0])), int(round(centre[1]))
+    patch = frame[max(0, y - r) : y + r, max(0, x - r) : x + r]
+    if patch.shape[0] < 3 or patch.shape[1] < 3:
+        return float("inf")
+    light = cv2.cvtColor(patch, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
+    gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3) / 8
+    lo, hi = np.percentile(light, (5, 95))
+    weakest = min(float(np.percentile(np.abs(gx * np.cos(t) + gy * np.sin(t)), 99.5))
+                  for t in np.deg2rad(EDGE_TURNS_DEG))
+    return float((hi - lo) / max(1e-3, weakest))
 
 
 def _coloured(frame: np.ndarray, answers: list[Die], typical: float) -> list[Die]:

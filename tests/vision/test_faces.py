@@ -37,9 +37,9 @@ pytestmark = pytest.mark.skipif(NET is None, reason="vision/models/faces.onnx no
 # floors: the committed model as measured (issue 4's targets are NOT met yet:
 # 99 % per kind after teaching); raise them as the network is trained further
 KIND_HEAD_MIN = 0.5  # measured 0.74 (faces_v5), kind at labelled centres
-GOLDEN_RIGHT_MIN = 0.89  # measured 69/76 = 91 % read right (faces_v10, second look in windows, the
-# network picking between two faces the exemplars tie on; 66/76 with the whole-frame scan, 17/76 faces_v5)
-WRONG_MAX = 0.03  # measured 1 wrong of 76 (a d8)
+GOLDEN_RIGHT_MIN = 0.92  # measured 71/76 = 93 % read right (faces_v10, a smooth taba the d6 classifier
+# calls blurred read; 69/76 before; 66/76 with the whole-frame scan, 17/76 faces_v5)
+WRONG_MAX = 0.03  # measured 0 wrong of 76 (1, a d8, before untaught faces needed the network's lean)
 COLOUR_NUMERALS_MIN = 0.85  # measured 35/38 = 92 % (white numerals under a warm lamp named ivory; 27/38 before
 # the frame's own white point, vision.colour.frame_light)
 COLOUR_TABAS_MIN = 0.9  # measured 29/29
@@ -234,3 +234,29 @@ def test_a_face_never_taught_is_not_answered_as_the_taught_face_it_looks_like(ta
     whole = dataclasses.replace(taught, classes=taught.classes + every)
     assert "d10t" not in whole.untaught_faces
     assert kinds._Taught(whole, grey, 40.0).decide(unsure(30), ()) == eighty
+
+
+def test_a_smooth_taba_is_read_but_a_moving_one_stays_refused():
+    """The d6 classifier calls a smooth painted taba `blurred` (no pips' fine
+    detail): the network reads it as a taba and its outline is sharp, so it
+    is answered. Smeared as by a taba still sliding, it stays refused."""
+    from vision.kinds import edge_width
+
+    frame = cv2.imread(str(TABAS / "taba_4_00012.jpg"))
+    hoyos = [(294, 334), (99, 517)]
+
+    def at(r, c):
+        return ([(d.kind, d.value) for d in r.dice if math.dist(d.center, c) < 20],
+                [x.why for x in r.rejected if math.dist(x.center, c) < 20])
+
+    r = read_dice(frame)
+    for c in hoyos:
+        assert at(r, c) == ([("taba", "hoyo")], [])
+    smear = np.zeros((11, 11), np.float32)
+    smear[5, :] = 1 / 11
+    for x, y in hoyos:
+        moved = frame.copy()
+        moved[y - 70 : y + 70, x - 70 : x + 70] = cv2.filter2D(frame[y - 70 : y + 70, x - 70 : x + 70], -1, smear)
+        assert edge_width(moved, (x, y), 60) > 2 * edge_width(frame, (x, y), 60)
+        answered, refused = at(read_dice(moved), (x, y))
+        assert not answered and refused == ["blurred"]
