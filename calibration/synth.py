@@ -19,7 +19,7 @@ import numpy as np
 from calibration.synth_draw import Camera, DieLayer, composite, die_faces, light_vector, render_die
 from calibration.synth_layout import random_scene_spec
 from calibration.synth_poly import render_poly
-from calibration.synth_spec import STYLES, DieSpec, SceneSpec
+from calibration.synth_spec import STYLES, VALUES, DieSpec, SceneSpec, random_side_values
 from calibration.synth_surface import cast_shadows, draw_tray, photometric, surface
 
 CENTRE_DECIMALS = 1
@@ -30,19 +30,24 @@ __all__ = ["make_scene", "random_scene_spec", "render_scene", "SceneSpec", "DieS
 
 def make_scene(spec_or_seed: SceneSpec | int, size_wh: tuple[int, int] = (1600, 1200),
                kinds: tuple[str, ...] = ("d6",), theme: str | None = None,
-               fonts: tuple[str, ...] = ()) -> tuple[np.ndarray, dict]:
+               fonts: tuple[str, ...] = (), every_face: dict[str, int] | None = None
+               ) -> tuple[np.ndarray, dict]:
     """A labelled scene: (image_bgr uint8, label dict of FORMATS.md section 1).
 
     An int is a seed for `random_scene_spec(seed, size_wh, kinds, theme)`; a
     `SceneSpec` is drawn as given (size_wh, kinds and theme are then ignored).
     `fonts` (TrueType files; needs Pillow): each numeral die of a seeded scene
     gets one of them, and a line under (or a dot after) its 6 and 9; the scene is
-    otherwise the one the seed draws without them.
+    otherwise the one the seed draws without them. `every_face` (a dict kept
+    over a run's scenes): each readable die shows the next face of its kind
+    (`with_every_face`), the scene otherwise the seed's.
     """
     spec = spec_or_seed if isinstance(spec_or_seed, SceneSpec) else random_scene_spec(
         int(spec_or_seed), size_wh, kinds, theme)
     if fonts and not isinstance(spec_or_seed, SceneSpec):
         spec = with_fonts(spec, fonts, np.random.default_rng([int(spec_or_seed), FONT_SEED]))
+    if every_face is not None and not isinstance(spec_or_seed, SceneSpec):
+        spec = with_every_face(spec, every_face)
     image_bgr, layers = render_scene(spec)
     return image_bgr, scene_label(spec, layers)
 
@@ -56,6 +61,29 @@ def with_fonts(spec: SceneSpec, fonts: tuple[str, ...], rng: np.random.Generator
                                      six_nine_mark="dot" if rng.random() < 0.3 else "line")
                  if d.kind in ("d8", "d10", "d10t") else d for d in spec.dice)
     return dataclasses.replace(spec, dice=dice)
+
+
+def with_every_face(spec: SceneSpec, turn: dict[str, int]) -> SceneSpec:
+    """The spec with each readable die's value the next face of its kind, in
+    turn over a run (`turn`: how far each kind's faces have come, updated), as
+    a teaching set is photographed: every face of every die seen. A d6 gets
+    side faces that fit its new top (drawn from the scene's seed); leaning,
+    stacked, hidden and blurred dice keep their value (they teach nothing)."""
+    rng = np.random.default_rng([spec.seed, EVERY_FACE_SEED])
+    dice = []
+    for d in spec.dice:
+        if d.why is None and not d.hidden and d.kind in VALUES:
+            faces = VALUES[d.kind]
+            k = turn.get(d.kind, 0)
+            turn[d.kind] = k + 1
+            value = int(faces[k % len(faces)])
+            sides = random_side_values(value, rng) if d.kind == "d6" else d.side_values
+            d = dataclasses.replace(d, value=value, side_values=sides)
+        dice.append(d)
+    return dataclasses.replace(spec, dice=tuple(dice))
+
+
+EVERY_FACE_SEED = 11  # the new d6 side faces' own stream
 
 
 def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[DieLayer]]:

@@ -41,6 +41,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fonts", nargs="*", type=Path, default=[],
                     help="TrueType files (or folders of them) for the numerals (needs Pillow: "
                          "pip install .[render]); default Hershey simplex")
+    ap.add_argument("--every-face", action="store_true",
+                    help="each readable die shows the next face of its kind in turn over the run "
+                         "(a teaching set: every face seen); the scenes are otherwise the seed's")
+    ap.add_argument("--prefix", default="scene", help="file names PREFIX_NNN_THEME (default scene)")
     ap.add_argument("--quality", default=90, type=int, help="JPEG quality of the written files")
     ap.add_argument("--themes", default="", help="comma-separated, only these themes in turn (default: "
                     "every theme: " + ",".join(THEMES) + "; also: " + ",".join(EXTRA_THEMES) + ")")
@@ -59,10 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     if missing or (args.fonts and not fonts):
         ap.error(f"no such font file: {', '.join(missing) or ' '.join(map(str, args.fonts))}")
     args.out.mkdir(parents=True, exist_ok=True)
+    turn: dict[str, int] | None = {} if args.every_face else None
     for i in range(args.count):
         theme = themes[i % len(themes)]
-        image_bgr, label = make_scene(args.seed * SEED_STRIDE + i, args.size, kinds, theme, fonts)
-        name = f"scene_{i:03d}_{theme}"
+        image_bgr, label = make_scene(args.seed * SEED_STRIDE + i, args.size, kinds, theme, fonts, turn)
+        name = f"{args.prefix}_{i:03d}_{theme}"
         cv2.imwrite(str(args.out / f"{name}.jpg"), image_bgr, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{name}.json").write_text(json.dumps(label, indent=1) + "\n")
     print(f"wrote {args.count} scenes to {args.out}")

@@ -16,6 +16,7 @@ from calibration.synth import make_scene
 from calibration.synth_layout import random_scene_spec, single_die_spec
 from calibration.synth_spec import EXTRA_THEMES, PLAIN_STYLES, STYLES, THEMES, VALUES
 
+ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures" / "scenes"
 SMALL = (400, 300)
 WHYS = {"cocked", "stacked", "outside", "blurred"}
@@ -174,3 +175,35 @@ def test_numerals_in_truetype_fonts_change_only_the_numerals():
         x, y = (round(v) for v in die["center"])
         patch = fonted[max(0, y - 6):y + 7, max(0, x - 6):x + 7].astype(int)
         assert np.ptp(patch.mean(axis=2)) > 40
+
+
+def test_a_teaching_run_shows_every_face_of_every_kind_in_turn(tmp_path):
+    """`make_scenes.py --every-face` draws a teaching set as docs/teaching.md
+    asks for one: over the run each readable die shows the next face of its
+    kind, so a few crowded scenes show every face; the places and dice are the
+    seed's, and a d6's side faces fit its new top."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_scenes", ROOT / "scripts" / "make_scenes.py")
+    make_scenes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_scenes)
+    assert make_scenes.main(["--out", str(tmp_path), "--count", "4", "--seed", "5", "--size", "800x600",
+                 "--kinds", "d8,d10,d10t", "--themes", "crowded", "--every-face", "--prefix", "faces"]) == 0
+    seen = Counter()
+    for i, path in enumerate(sorted(tmp_path.glob("faces_*_crowded.json"))):
+        label = json.loads(path.read_text())
+        check_label(label, (800, 600))
+        _, seed_label = make_scene(5 * 1000 + i, (800, 600), kinds=("d8", "d10", "d10t"), theme="crowded")
+        assert [d["center"] for d in label["dice"]] == [d["center"] for d in seed_label["dice"]]
+        assert label["unreadable"] == seed_label["unreadable"]
+        seen.update((d["kind"], d["value"]) for d in label["dice"])
+    for kind in ("d8", "d10", "d10t"):
+        assert {v for k, v in seen if k == kind} == set(VALUES[kind]), kind
+    counts = [seen[(k, v)] for k in ("d8", "d10", "d10t") for v in VALUES[k]]
+    assert max(counts) - min(counts) <= 3  # in turn, not at random
+    spec = random_scene_spec(77, (800, 600), ("d6",), "crowded")
+    from calibration.synth import with_every_face
+
+    for die in with_every_face(spec, {}).dice:  # opposite faces of a d6 sum to 7
+        if die.kind == "d6":
+            assert die.value not in die.side_values and 7 - die.value not in die.side_values
