@@ -222,8 +222,10 @@ def train(args) -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    z = np.load(args.data)
-    patches, classes, weights = z["patches"], z["classes"].astype(np.int64), z["weights"]
+    zs = [np.load(d) for d in args.data]  # every built file's patches, as one
+    patches = np.concatenate([z["patches"] for z in zs])
+    classes = np.concatenate([z["classes"] for z in zs]).astype(np.int64)
+    weights = np.concatenate([z["weights"] for z in zs])
     print(f"{len(patches)} patches", file=sys.stderr)
     none = faces.CLASSES.index((faces.NONE, 0))
     counts = np.bincount(classes, minlength=len(faces.CLASSES)).astype(np.float64)
@@ -307,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("datasets", nargs="+", help="DATASET[:REPEAT]")
     t = sub.add_parser("train", help="train and export ONNX")
-    t.add_argument("--data", required=True, type=Path)
+    t.add_argument("--data", required=True, type=Path, nargs="+", help="files of `build`, trained on together")
     t.add_argument("--out", required=True, type=Path)
     t.add_argument("--epochs", type=int, default=20)
     t.add_argument("--steps", type=int, default=60)
