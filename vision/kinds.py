@@ -28,7 +28,9 @@ Two reads must agree before a die is answered, else it is refused:
 
 Where the first look found no die (a refusal, a weak detector peak), the
 network looks again densely over a small window around it (`_add_scanned`)
-when a profile is given or when the frame shows dice other than d6.
+when a profile is given or when the frame shows dice other than d6; it
+answers no d6 beside a die the d6 classifier refused `cocked` and its lean
+network thinks leans (a leaning die's top face reads as well as a flat one's).
 A pip reader's d6 answer stands unless
 the network is sure the die is another kind (a d8's 8 is not a d6's 1) or a
 profile's vote reads it otherwise. Where the d6 classifier saw no die at all
@@ -46,7 +48,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from vision import faces, templates
+from vision import faces, learned, templates
 from vision.colour import die_crops, frame_light, name_colour
 from vision.profile import Profile
 from vision.types import Die, Rejection
@@ -84,7 +86,9 @@ TAUGHT_LEAN_P = 0.5  # the network leans to a face: it refuses an exemplar answe
 TAUGHT_TIE_KIND_P = 0.8  # exemplars tied on two kinds' faces: the network's P(the kind), at least
 SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die) >= this
 SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
+SCAN_LEAN_P = 0.5  # the scan answers no d6 beside a refusal `cocked` the lean network gives this
 UNREADABLE = "unreadable"
+COCKED = "cocked"
 NOT_READ = "not read"
 UNKNOWN_OBJECT = "unknown object"
 COLOUR_DISC_SIDES = 0.35  # a numeral die's body colour: the median of a disc of this radius (die sides)
@@ -551,6 +555,7 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, ga
     reads = _read_at(net, frame, new, [typical] * len(new))
     if taught is not None:
         taught.prepare(reads)
+    leaning = _leaning(frame, [r for r in refused if r.why == COCKED], typical)
     answers = list(answers)
     for rd in reads:
         h2 = typical / 2  # no blob: a square of the typical side
@@ -558,6 +563,8 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, ga
                (rd.centre[0] + h2, rd.centre[1] + h2), (rd.centre[0] - h2, rd.centre[1] + h2))
         d = (taught.decide(rd, box, TAUGHT_MARGIN_SCAN, MIN_P_SCAN) if taught is not None
              else _decide(rd, box, profile, MIN_P_SCAN))
+        if isinstance(d, Die) and d.kind == "d6" and _near(rd.centre, leaning, MERGE_SIDES * typical):
+            continue  # a leaning d6 stays refused (its top face reads as well as a flat one's)
         if isinstance(d, Die):
             if game_kinds is None or d.kind in game_kinds:
                 answers.append(d)
@@ -567,6 +574,18 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, ga
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def _leaning(frame: np.ndarray, cocked: list[Rejection], typical: float) -> list[Rejection]:
+    """Of the d6 classifier's `cocked` refusals, those the lean network (the
+    d6 reader's, vision.learned) also thinks lean (P >= SCAN_LEAN_P): the scan
+    answers no d6 there. The classifier alone calls a flat die in a wide
+    perspective strip cocked now and then; the two together rarely."""
+    models = learned.load_models() if cocked and learned.models_present() else None
+    if models is None or models.lean is None:
+        return list(cocked)
+    crops = [learned.crop_die(frame, r.center, _clamp(blob_side(r.outline, typical), typical)) for r in cocked]
+    return [r for r, p in zip(cocked, learned.lean_probs(models.lean, crops), strict=True) if p >= SCAN_LEAN_P]
 
 
 def _typical_side(frame, items, profile: Profile | None) -> float | None:

@@ -260,3 +260,26 @@ def test_a_smooth_taba_is_read_but_a_moving_one_stays_refused():
         assert edge_width(moved, (x, y), 60) > 2 * edge_width(frame, (x, y), 60)
         answered, refused = at(read_dice(moved), (x, y))
         assert not answered and refused == ["blurred"]
+
+
+def test_the_scan_answers_no_d6_beside_a_die_seen_leaning(monkeypatch):
+    """Rendered scene 203002 (as make_scenes.py --seed 203 draws it): two
+    leaning d6 the d6 classifier refuses `cocked` and the lean network agrees.
+    The network's scan around the refusals finds their top faces and read
+    them (a 2 and a 5) until the scan answered no d6 beside such a die."""
+    from vision import kinds
+
+    img, lab = make_scene(203_002, (1200, 900), ("d6", "d8", "d10", "d10t"), "cocked")
+    frame = _jpeg(img)
+    leaning = [(794.1, 191.9), (954.1, 95.5)]
+    assert all(any(u["why"] == "cocked" and math.dist(u["center"], c) < 1 for u in lab["unreadable"])
+               for c in leaning)
+
+    def answered(r):
+        return [c for c in leaning if any(math.dist(d.center, c) < 25 for d in r.dice)]
+
+    r = read_dice(frame)
+    assert answered(r) == []
+    assert all(any(x.why == "cocked" and math.dist(x.center, c) < 25 for x in r.rejected) for c in leaning)
+    monkeypatch.setattr(kinds, "_leaning", lambda frame, cocked, typical: [])
+    assert answered(read_dice(frame)) == leaning  # the scan alone would read them
