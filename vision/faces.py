@@ -36,7 +36,7 @@ STRIDE_PX = 8  # the network's output grid, in input pixels
 INPUT_SCALE = 1 / 64.0  # (pixel - INPUT_MEAN) * INPUT_SCALE
 INPUT_MEAN = 128.0
 MODEL_NAME = "faces.onnx"
-MODEL_VERSION = 3  # bump when CLASSES, the crop geometry or the weights' meaning change
+MODEL_VERSION = 4  # bump when CLASSES, the crop geometry or the weights' meaning change
 
 NONE = "none"
 UNREADABLE = "unreadable"

@@ -22,7 +22,7 @@ from vision import faces, templates
 
 PROFILE_VERSION = 3  # 1: HOG features (issue 4's first attempt); 2: face-network embeddings;
 # 3: + grey exemplars of every taught face (vision.templates)
-FEATURE_VERSION = 4  # = 1 + vision.faces.MODEL_VERSION: embeddings of another network do not compare
+FEATURE_VERSION = 5  # = 1 + vision.faces.MODEL_VERSION: embeddings of another network do not compare
 
 
 @dataclass(frozen=True)
