@@ -582,7 +582,8 @@ def _leaning(frame: np.ndarray, cocked: list[Rejection], typical: float) -> list
     """Of the d6 classifier's `cocked` refusals, those the lean network (the
     d6 reader's, vision.learned) also thinks lean (P >= SCAN_LEAN_P): the scan
     answers no d6 there. The classifier alone calls a flat die in a wide
-    perspective strip cocked now and then; the two together rarely."""
+    perspective strip cocked now and then; the two together less often (but
+    two flat d6 of the numeral fixtures)."""
     models = learned.load_models() if cocked and learned.models_present() else None
     if models is None or models.lean is None:
         return list(cocked)
