@@ -147,14 +147,13 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         # only values a numeral's ink can fake are looked at (one read: time)
         sus = [d for d in dice if d.kind == "d6" and d.value in SUSPECT_D6_VALUES
                and d.confidence < PIPS_SURE]
-        probs, _ = net.forward([faces.crop(frame, d.center, _clamp(blob_side(d.outline, typical),
-                                                                   typical)) for d in sus])
+        probs, _ = net.forward([faces.crop(frame, d.center, _side(d, typical)) for d in sus])
         kp = faces.kind_probs(probs) if len(sus) else {}
         other = {id(d): sum(float(kp[k][i]) for k in faces.KINDS if k != "d6")
                  for i, d in enumerate(sus)}
         answers = [d for d in dice if other.get(id(d), 0.0) < NOT_D6_MIN_P]
         items = [d for d in dice if other.get(id(d), 0.0) >= NOT_D6_MIN_P] + items[len(dice):]
-    sides = [_clamp(blob_side(it.outline, typical), typical) for it in items]
+    sides = [_side(it, typical) for it in items]
     reads = _read_at(net, frame, [it.center for it in items], sides)
     refused: list[Rejection] = []
     taught = None
@@ -212,7 +211,7 @@ def _sharp_tabas(net: faces.FaceNet, frame: np.ndarray, blurred: list[Rejection]
     bone, not a moving one. They are read like the other refusals."""
     if not blurred:
         return []
-    sides = [_clamp(blob_side(r.outline, typical), typical) for r in blurred]
+    sides = [_side(r, typical) for r in blurred]
     reads = _read_at(net, frame, [r.center for r in blurred], sides)
     out = []
     for r, rd, side in zip(blurred, reads, sides, strict=True):
@@ -587,7 +586,7 @@ def _leaning(frame: np.ndarray, cocked: list[Rejection], typical: float) -> list
     models = learned.load_models() if cocked and learned.models_present() else None
     if models is None or models.lean is None:
         return list(cocked)
-    crops = [learned.crop_die(frame, r.center, _clamp(blob_side(r.outline, typical), typical)) for r in cocked]
+    crops = [learned.crop_die(frame, r.center, _side(r, typical)) for r in cocked]
     return [r for r, p in zip(cocked, learned.lean_probs(models.lean, crops), strict=True) if p >= SCAN_LEAN_P]
 
 
@@ -613,6 +612,11 @@ def _pips_stand(d: Die, rd: _Read, profile: Profile) -> bool:
 
 def _clamp(side: float, typical: float) -> float:
     return side if SIDE_CLAMP[0] * typical < side < SIDE_CLAMP[1] * typical else typical
+
+
+def _side(item: Die | Rejection, typical: float) -> float:
+    """An answer's or a refusal's side: its outline's, or the typical one when that is far off."""
+    return _clamp(blob_side(item.outline, typical), typical)
 
 
 def _near(c, others, dist: float) -> bool:
