@@ -89,6 +89,7 @@ SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
 SCAN_LEAN_P = 0.9  # the scan answers no d6 beside a refusal `cocked` the lean network gives this
 # much (rendered seed 203, faces_w3: at 0.5, 0.9, 0.97 the unreadable dice answered go from 103 to 70,
 # 72, 73 of 243, and 9, 8, 7 readable ones of 1071 are lost; rendered fonts seed 944: 2, 2, 0 of 267)
+SCAN_COCKED_MIN_P = 0.93  # a d6 the scan finds within a die's side of a refusal `cocked` needs this
 UNREADABLE = "unreadable"
 COCKED = "cocked"
 NOT_READ = "not read"
@@ -556,7 +557,8 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, ga
     reads = _read_at(net, frame, new, [typical] * len(new))
     if taught is not None:
         taught.prepare(reads)
-    leaning = _leaning(frame, [r for r in refused if r.why == COCKED], typical)
+    cocked = [r for r in refused if r.why == COCKED]
+    leaning = _leaning(frame, cocked, typical)
     answers = list(answers)
     for rd in reads:
         h2 = typical / 2  # no blob: a square of the typical side
@@ -566,6 +568,9 @@ def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, ga
              else _decide(rd, box, profile, MIN_P_SCAN))
         if isinstance(d, Die) and d.kind == "d6" and _near(rd.centre, leaning, MERGE_SIDES * typical):
             continue  # a leaning d6 stays refused (its top face reads as well as a flat one's)
+        if (isinstance(d, Die) and d.kind == "d6" and d.confidence < SCAN_COCKED_MIN_P
+                and _near(rd.centre, cocked, typical)):
+            continue
         if isinstance(d, Die):
             if game_kinds is None or d.kind in game_kinds:
                 answers.append(d)

@@ -283,3 +283,26 @@ def test_the_scan_answers_no_d6_beside_a_die_seen_leaning(monkeypatch):
     assert all(any(x.why == "cocked" and math.dist(x.center, c) < 25 for x in r.rejected) for c in leaning)
     monkeypatch.setattr(kinds, "_leaning", lambda frame, cocked, typical: [])
     assert answered(read_dice(frame)) == leaning  # the scan alone would read them
+
+
+def test_the_scan_gives_no_unsure_d6_beside_a_die_refused_cocked(monkeypatch):
+    """Rendered scene 203080 (make_scenes.py --seed 203 --kinds d8,d10,d10t,
+    theme cocked): two blue 2s touching; the d6 classifier refuses the right
+    one `cocked`. The scan around the refusal read it as two 1s (P 0.87 and
+    0.92: a pip of each half) until a d6 it finds within a die's side of a
+    `cocked` refusal needed SCAN_COCKED_MIN_P: now it stays refused."""
+    from vision import kinds
+
+    img, lab = make_scene(203_080, (1200, 900), ("d8", "d10", "d10t"), "cocked")
+    frame = _jpeg(img)
+    die = (701.5, 613.6)
+    assert any(d["value"] == 2 and math.dist(d["center"], die) < 1 for d in lab["dice"])
+
+    def wrong_near(r):
+        return sorted(d.value for d in r.dice if math.dist(d.center, die) < 40 and d.value != 2)
+
+    r = read_dice(frame)
+    assert wrong_near(r) == []
+    assert any(x.why == "cocked" and math.dist(x.center, die) < 25 for x in r.rejected)
+    monkeypatch.setattr(kinds, "SCAN_COCKED_MIN_P", 0.0)
+    assert wrong_near(read_dice(frame)) == [1, 1]  # what the scan alone answers
