@@ -62,6 +62,9 @@ NOT_D6_MIN_P = 0.9  # the network's P(another kind) that overturns a pip reader'
 SUSPECT_D6_VALUES = (1, 2)  # a numeral's ink looks like one pip (a d8's 8: two)
 PIPS_SURE = 0.93  # a pip answer this sure stands: the face network mistakes coloured
 # 1s and 2s for numerals (rendered numeral dice read as 1/2 at <= 0.91)
+D6_SCAN_WHY = ("unknown object", "cocked")  # in a frame of d6 only, the scan looks around these
+# refusals (two touching dice seen as one object; a flat die at the frame's edge, its sides in
+# view, called cocked), not around `low confidence` ones (real sets' tuning tenths: 1 right, 5 wrong)
 D6_SECOND_WHY = ("unknown object",)  # a d6 the network reads where the d6 classifier saw no die
 # is answered (untaught); not one it refused as unsure of the value (the network is wrong
 # as often as right there, on aws-oblique's training half)
@@ -199,6 +202,11 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     if profile is not None or any(a.kind != "d6" for a in answers):
         answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds,
                                         places)
+    elif any(r.why in D6_SCAN_WHY for r in refused) and (game_kinds is None or "d6" in game_kinds):
+        # a frame of d6: the scan answers d6 only (a numeral die the reads above left unsure
+        # is not answered from a window beside it: a d10's 6 read as a 9 on font_tune)
+        answers, refused = _add_scanned(net, frame, typical, answers, refused, game_kinds=("d6",),
+                                        whys=D6_SCAN_WHY)
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
@@ -499,21 +507,23 @@ def image_side(sides) -> float | None:
 # ----------------------------------------------------------------------------- scan
 
 
-def _add_scanned(net, frame, typical, answers, refused, profile, taught=None, game_kinds=None,
-                 places=()):
+def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=None, game_kinds=None,
+                 places=(), whys=None):
     """Dice the first look missed. Around each place worth a second look (a
     blob refused for another reason than unreadable or leaning, a weak detector peak)
     that no answer covers, the network runs densely over a small window
     (SCAN_REACH_CELLS cells each way, on a grid of half its stride); each
     peak of P(a die) is read twice at its cell (only dice of the game's
     kinds, when given). The whole frame is not scanned: the detector proposes
-    every die, d6 or not, and a whole-frame scan cost ~90 ms of a taught read."""
+    every die, d6 or not, and a whole-frame scan cost ~90 ms of a taught read.
+    `whys`: only refusals of these reasons are looked around (None: all)."""
     k = faces.DIE_PX / typical
     h, w = frame.shape[:2]
     spots: list[tuple[float, float]] = []
     # a die refused unreadable, or by the lean network, is not looked at again (the dense look
     # finds a face on a leaning die as readily as on a flat one)
-    looked = [r.center for r in refused if r.why != UNREADABLE and not r.leans]
+    looked = [r.center for r in refused if r.why != UNREADABLE and not r.leans
+              and (whys is None or r.why in whys)]
     for c in looked + [tuple(p) for p in places]:
         if (not _near(c, answers, MERGE_SIDES * typical) and not _near_pts(c, spots, MERGE_SIDES * typical)
                 and 0 <= c[0] < w and 0 <= c[1] < h):

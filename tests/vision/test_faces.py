@@ -306,3 +306,24 @@ def test_the_scan_gives_no_unsure_d6_beside_a_die_refused_cocked(monkeypatch):
     assert any(x.why == "cocked" and math.dist(x.center, die) < 25 for x in r.rejected)
     monkeypatch.setattr(kinds, "SCAN_COCKED_MIN_P", 0.0)
     assert wrong_near(read_dice(frame)) == [1, 1]  # what the scan alone answers
+
+
+def test_in_a_frame_of_d6_the_scan_reads_two_touching_dice_seen_as_one(monkeypatch):
+    """Fixture scene_003: two white 3s touching on green felt, their centres a
+    die's side apart; the detector finds one thing between them, refused as
+    an unknown object. In a frame of d6 only the scan did not run; now it
+    looks around such refusals (D6_SCAN_WHY) and reads both."""
+    from vision import kinds
+
+    sample = next(s for s in load_dataset(Path(__file__).resolve().parents[1] / "fixtures" / "scenes")
+                  if s.image.name == "scene_003_stacked.jpg")
+    frame = cv2.imread(str(sample.image))
+    pair = [d for d in sample.dice if d.value == 3 and d.colour == "ivory"]
+    assert len(pair) == 2 and math.dist(pair[0].center, pair[1].center) < 30
+
+    def read_pair(r):
+        return sorted(d.value for p in pair for d in r.dice if math.dist(d.center, p.center) < 12)
+
+    assert read_pair(read_dice(frame)) == [3, 3]
+    monkeypatch.setattr(kinds, "D6_SCAN_WHY", ())
+    assert read_pair(read_dice(frame)) == []
