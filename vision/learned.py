@@ -122,12 +122,13 @@ def crop_die(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,
         half = sides * side_px * 0.75 + 2
         x0 = max(0, int(centre[0] - half))
         y0 = max(0, int(centre[1] - half))
-        x1 = min(frame_bgr.shape[1], int(centre[0] + half) + 1)
-        y1 = min(frame_bgr.shape[0], int(centre[1] + half) + 1)
+        # a whole number of f-pixel cells: OpenCV's whole-factor INTER_AREA is ~10x faster
+        x1 = x0 + (min(frame_bgr.shape[1], int(centre[0] + half) + 1) - x0) // f * f
+        y1 = y0 + (min(frame_bgr.shape[0], int(centre[1] + half) + 1) - y0) // f * f
         if x1 - x0 >= f and y1 - y0 >= f:
             sub = frame_bgr[y0:y1, x0:x1]
             src = cv2.resize(sub, ((x1 - x0) // f, (y1 - y0) // f), interpolation=cv2.INTER_AREA)
-            sx, sy = (x1 - x0) // f / (x1 - x0), (y1 - y0) // f / (y1 - y0)
+            sx, sy = 1.0 / f, 1.0 / f
             # frame -> sub-sampled: p' = (p - origin) * s
             t = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1]])
             m = m @ np.linalg.inv(t)

@@ -187,3 +187,24 @@ def test_d10_on_a_printed_tablecloth_are_read():
     for d in d10:
         got = [a for a in r.dice if np.hypot(a.center[0] - d["center"][0], a.center[1] - d["center"][1]) < 25]
         assert [(a.kind, a.value) for a in got] == [("d10", d["value"])], d
+
+
+
+@pytest.mark.parametrize("side", [140.0, 300.0])  # shrunk 2x and 4x before the warp
+@pytest.mark.parametrize("centre", [(400.0, 300.0), (401.3, 299.6), (402.7, 303.5)])
+def test_a_big_dies_crop_is_cut_where_and_as_large_as_asked(centre, side):
+    """A die big enough to be shrunk before the warp (whole f-pixel cells,
+    for speed) is cut centred and at the crop's scale: a white disc of a
+    third of the die's side at its centre lands in the crop's middle, as
+    large as the crop's scale makes it."""
+    img = np.full((900, 1000, 3), 40, np.uint8)
+    r = side / 6
+    cv2.circle(img, (round(centre[0] * 16), round(centre[1] * 16)), round(r * 16), (255, 255, 255), -1,
+               cv2.LINE_AA, shift=4)
+    crop = learned.crop_die(img, centre, side)[..., 0].astype(np.float32) - 40
+    n = learned.CROP_PX
+    yy, xx = np.mgrid[0:n, 0:n]
+    cx, cy = (xx * crop).sum() / crop.sum(), (yy * crop).sum() / crop.sum()
+    assert (cx, cy) == pytest.approx(((n - 1) / 2, (n - 1) / 2), abs=0.25)
+    k = n / (learned.CROP_SIDES * side)
+    assert crop.sum() / 215 == pytest.approx(np.pi * (r * k) ** 2, rel=0.08)
