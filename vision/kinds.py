@@ -120,7 +120,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
            profile: Profile | None,
            game_kinds: Collection[str] | None = None,
            places: Sequence[tuple[float, float]] = (),
-           die_side: float | None = None) -> tuple[list[Die], list[Rejection]]:
+           die_side: float | None = None,
+           pairs: Sequence[tuple[float, float]] = ()) -> tuple[list[Die], list[Rejection]]:
     """The d6 reader's answers and refusals, with other kinds read.
 
     `game_kinds`: the kinds the game in play throws, when known. Where the d6
@@ -201,12 +202,12 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
                                      leans=isinstance(it, Rejection) and it.leans))
     if profile is not None or any(a.kind != "d6" for a in answers):
         answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds,
-                                        places)
-    elif any(r.why in D6_SCAN_WHY for r in refused) and (game_kinds is None or "d6" in game_kinds):
+                                        places, pairs=pairs)
+    elif (pairs or any(r.why in D6_SCAN_WHY for r in refused)) and (game_kinds is None or "d6" in game_kinds):
         # a frame of d6: the scan answers d6 only (a numeral die the reads above left unsure
         # is not answered from a window beside it: a d10's 6 read as a 9 on font_tune)
         answers, refused = _add_scanned(net, frame, typical, answers, refused, game_kinds=("d6",),
-                                        whys=D6_SCAN_WHY)
+                                        whys=D6_SCAN_WHY, pairs=pairs)
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
@@ -508,7 +509,7 @@ def image_side(sides) -> float | None:
 
 
 def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=None, game_kinds=None,
-                 places=(), whys=None):
+                 places=(), whys=None, pairs=()):
     """Dice the first look missed. Around each place worth a second look (a
     blob refused for another reason than unreadable or leaning, a weak detector peak)
     that no answer covers, the network runs densely over a small window
@@ -527,6 +528,9 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     for c in looked + [tuple(p) for p in places]:
         if (not _near(c, answers, MERGE_SIDES * typical) and not _near_pts(c, spots, MERGE_SIDES * typical)
                 and 0 <= c[0] < w and 0 <= c[1] < h):
+            spots.append(c)
+    for c in pairs:
+        if not _near_pts(c, spots, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h:
             spots.append(c)
     if not spots:
         return answers, refused
@@ -570,6 +574,7 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     cocked = [r for r in refused if r.why == COCKED]
     leaning = _leaning(frame, cocked, typical)
     answers = list(answers)
+    found: list[Die] = []
     for rd in reads:
         h2 = typical / 2  # no blob: a square of the typical side
         box = ((rd.centre[0] - h2, rd.centre[1] - h2), (rd.centre[0] + h2, rd.centre[1] - h2),
@@ -583,10 +588,14 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
             continue
         if isinstance(d, Die):
             if game_kinds is None or d.kind in game_kinds:
-                answers.append(d)
+                found.append(d)
         elif d == UNREADABLE:
             refused.append(Rejection(rd.centre, UNREADABLE, box, "faces scan"))
-    return answers, refused
+    # nor a d6 the lean network sees leaning (a die against another, found beside a pair's peak)
+    sixes = [d for d in found if d.kind == "d6"]
+    lean = _lean_p(frame, [d.center for d in sixes], [typical] * len(sixes))
+    leaning_d6 = set() if lean is None else {id(d) for d, p in zip(sixes, lean, strict=True) if p >= SCAN_LEAN_P}
+    return answers + [d for d in found if id(d) not in leaning_d6], refused
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -598,11 +607,20 @@ def _leaning(frame: np.ndarray, cocked: list[Rejection], typical: float) -> list
     answers no d6 there. The classifier alone calls a flat die in a wide
     perspective strip cocked now and then; the two together less often (but
     two flat d6 of the numeral fixtures)."""
-    models = learned.load_models() if cocked and learned.models_present() else None
-    if models is None or models.lean is None:
+    lean = _lean_p(frame, [r.center for r in cocked], [_side(r, typical) for r in cocked])
+    if lean is None:
         return list(cocked)
-    crops = [learned.crop_die(frame, r.center, _side(r, typical)) for r in cocked]
-    return [r for r, p in zip(cocked, learned.lean_probs(models.lean, crops), strict=True) if p >= SCAN_LEAN_P]
+    return [r for r, p in zip(cocked, lean, strict=True) if p >= SCAN_LEAN_P]
+
+
+def _lean_p(frame: np.ndarray, centres, sides) -> np.ndarray | None:
+    """P(the die leans or lies on another) of the lean network (the d6
+    reader's, vision.learned) at each centre; None without that network."""
+    models = learned.load_models() if len(centres) and learned.models_present() else None
+    if models is None or models.lean is None:
+        return None
+    crops = [learned.crop_die(frame, c, s) for c, s in zip(centres, sides, strict=True)]
+    return learned.lean_probs(models.lean, crops)
 
 
 def _typical_side(frame, items, profile: Profile | None) -> float | None:

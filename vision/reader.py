@@ -350,7 +350,10 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         dice += d_low
         rejected += r_low
     if params.other_kinds:
-        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side)
+        # a peak much bigger than the frame's dice: two touching, the detector found one (the scan
+        # looks for the other)
+        pairs = [f.center for f in keep if f.side_px >= params.pair_sides * med]
+        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side, pairs)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -25,6 +26,7 @@ from calibration.synth import make_scene
 from calibration.synth_spec import THEMES
 from calibration.teach import _blobs, _sides, teach, teach_samples
 from vision import faces, read_dice
+from vision.params import DEFAULT_PARAMS
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 NUM_TEACH = FIX / "numerals" / "teach"
@@ -282,6 +284,7 @@ def test_the_scan_answers_no_d6_beside_a_die_seen_leaning(monkeypatch):
     assert answered(r) == []
     assert all(any(x.why == "cocked" and math.dist(x.center, c) < 25 for x in r.rejected) for c in leaning)
     monkeypatch.setattr(kinds, "_leaning", lambda frame, cocked, typical: [])
+    monkeypatch.setattr(kinds, "SCAN_LEAN_P", 1.01)  # nor the lean look at the scan's own d6
     assert answered(read_dice(frame)) == leaning  # the scan alone would read them
 
 
@@ -326,4 +329,24 @@ def test_in_a_frame_of_d6_the_scan_reads_two_touching_dice_seen_as_one(monkeypat
 
     assert read_pair(read_dice(frame)) == [3, 3]
     monkeypatch.setattr(kinds, "D6_SCAN_WHY", ())
-    assert read_pair(read_dice(frame)) == []
+    no_pairs = replace(DEFAULT_PARAMS, pair_sides=math.inf)  # nor around a peak as big as two dice
+    assert read_pair(read_dice(frame, params=no_pairs)) == []
+
+
+def test_the_scan_finds_the_second_of_two_touching_dice_beside_the_first():
+    """Fixture scene_017: two yellow 1s touching, their centres 0.9 die
+    sides apart; the detector finds one peak 1.55 dice wide there and the
+    classifier reads one 1. A peak that big is looked around by the scan
+    (`Params.pair_sides`) even beside an answer: the other 1 is read."""
+    sample = next(s for s in load_dataset(Path(__file__).resolve().parents[1] / "fixtures" / "scenes")
+                  if s.image.name == "scene_017_touching.jpg")
+    frame = cv2.imread(str(sample.image))
+    ones = [d for d in sample.dice if d.value == 1 and d.colour == "yellow"]
+    assert len(ones) == 2
+
+    def read_ones(params=DEFAULT_PARAMS):
+        r = read_dice(frame, params=params)
+        return [sorted(d.value for d in r.dice if math.dist(d.center, o.center) < 12) for o in ones]
+
+    assert read_ones() == [[1], [1]]
+    assert sorted(read_ones(replace(DEFAULT_PARAMS, pair_sides=math.inf))) == [[], [1]]

@@ -27,7 +27,6 @@ NOT_YET: set[str] = {
     "scene_002_cocked.jpg",
     "scene_003_stacked.jpg",
     "scene_011_warm.jpg",
-    "scene_017_touching.jpg",
     "scene_019_stacked.jpg",
     "scene_021_glare.jpg",
     "scene_023_casino.jpg",
