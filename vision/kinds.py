@@ -89,8 +89,8 @@ TAUGHT_LEAN_P = 0.5  # the network leans to a face: it refuses an exemplar answe
 TAUGHT_TIE_KIND_P = 0.8  # exemplars tied on two kinds' faces: the network's P(the kind), at least
 SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die) >= this
 SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
-SCAN_LEAN_P = 0.9  # the scan answers no d6 beside a refusal `cocked` the lean network gives this
-# much (rendered seed 203, faces_w3: at 0.5, 0.9, 0.97 the unreadable dice answered go from 103 to 70,
+SCAN_LEAN_P = 0.9  # the scan answers no d6 the lean network gives this much, on its own crop or on a
+# `cocked` refusal beside it (the refusal's: rendered seed 203, faces_w3: at 0.5, 0.9, 0.97 the unreadable dice answered go from 103 to 70,
 # 72, 73 of 243, and 9, 8, 7 readable ones of 1071 are lost; rendered fonts seed 944: 2, 2, 0 of 267)
 SCAN_COCKED_MIN_P = 0.93  # a d6 the scan finds within a die's side of a refusal `cocked` needs this
 UNREADABLE = "unreadable"
@@ -134,6 +134,9 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     `places`: where else a die may lie (the detector's weak peaks, not
     refused): looked at again with the refusals when dice other than d6 are
     read or a profile is given.
+
+    `pairs`: where the detector found one thing as big as two touching dice;
+    the scan looks there even beside an answer (in a frame of d6 too).
     """
     net = faces.load_net()
     if net is None:
@@ -517,7 +520,8 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     peak of P(a die) is read twice at its cell (only dice of the game's
     kinds, when given). The whole frame is not scanned: the detector proposes
     every die, d6 or not, and a whole-frame scan cost ~90 ms of a taught read.
-    `whys`: only refusals of these reasons are looked around (None: all)."""
+    `whys`: only refusals of these reasons are looked around (None: all);
+    `pairs` (peaks as big as two touching dice) even beside an answer."""
     k = faces.DIE_PX / typical
     h, w = frame.shape[:2]
     spots: list[tuple[float, float]] = []

@@ -67,10 +67,10 @@ class Params:
     dup_sides: float = 0.5  # two peaks nearer than this many sides are one die
     max_dice: int = 160  # heat-map peaks looked at, strongest first (a heap of dice has 100)
     side_spread: float = 1.33  # a die's side is kept within this factor of the frame's median
-    pair_sides: float = 1.3  # a peak this many times the frame's die side may be two dice touching
     side_ref_score: float = 0.8  # ... the median of the peaks at least this share of the strongest's
     # score (0: every peak; a patterned cloth's many weak peaks are not dice)
     weak_own_side: float = 0.8  # a peak weaker than this share of the strongest keeps its side if smaller
+    pair_sides: float = 1.3  # a peak this many times the frame's die side may be two dice touching
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...
     relook_value_min: float = 1.0  # ... also when refused at first (unknown object, cocked, ...) but
     # giving the values together this much (1.0: never)
