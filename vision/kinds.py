@@ -79,8 +79,6 @@ KNN_K = 7
 KNN_MIN_VOTE = 0.7  # share of the k nearest that agree
 KNN_OVERRULE_P = 0.3  # the vote overrules the network only if the network gives it this much
 SCAN_REACH_CELLS = 2  # a second look searches this many network cells (0.2 die sides) each way
-SCAN_PAIR_REACH_CELLS = 4  # ... around a peak as big as two dice (0.8 die sides: the two dice's centres
-# lie ~0.5 sides from it; seed 203 at 2, 4, 5, 6 cells: 1014, 1016, 1017, 1017 right, fixtures 186, 187, 186, 187)
 TAUGHT_MARGIN = 0.08  # exemplar score of the best face over the best other face
 TAUGHT_MARGIN_SCAN = 0.11  # the same for a die found only by the scan
 TAUGHT_MIN_SCORE = 0.4  # the best exemplar's correlation, at least
@@ -535,18 +533,32 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
         if (not _near(c, answers, MERGE_SIDES * typical) and not _near_pts(c, spots, MERGE_SIDES * typical)
                 and 0 <= c[0] < w and 0 <= c[1] < h):
             spots.append(c)
-    wide = [c for c in pairs if not _near_pts(c, spots, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h]
-    if not spots and not wide:
+    for c in pairs:
+        if not _near_pts(c, spots, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h:
+            spots.append(c)
+    if not spots:
         return answers, refused
+    half = faces.CROP_PX // 2 + SCAN_REACH_CELLS * faces.STRIDE_PX
     h2 = faces.STRIDE_PX // 2
-    # each spot also shifted half a cell each way: a grid of half the network's stride (a peak
-    # exactly on a refused blob's centre reads as it did); a pair's, wider and on the network's grid
-    groups = [_windows(frame, spots, k, SCAN_REACH_CELLS, ((0, 0), (h2, h2), (h2, 0), (0, h2))),
-              _windows(frame, wide, k, SCAN_PAIR_REACH_CELLS, ((0, 0),))]
-    found_p = [(corner, 1.0 - dp[..., 0]) for windows, corners in groups if windows
-               for corner, dp in zip(corners, net.dense_many(windows), strict=True)]
+    side = 2 * half + h2  # scaled pixels around a spot: its windows at every shift
+    reach = int(np.ceil(side / k))  # ... in frame pixels
+    windows, corners = [], []
+    for cx, cy in spots:
+        # the frame's pixels around the spot, scaled (area-averaged: no aliasing); edges repeated
+        x0, y0 = int(round(cx - half / k)), int(round(cy - half / k))
+        region = frame[max(0, y0) : max(0, y0 + reach), max(0, x0) : max(0, x0 + reach)]
+        top, left = max(0, -y0), max(0, -x0)
+        region = cv2.copyMakeBorder(region, top, reach - top - region.shape[0], left,
+                                    reach - left - region.shape[1], cv2.BORDER_REPLICATE)
+        small = cv2.resize(region, (side, side), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+        # each spot also shifted half a cell each way: a grid of half the network's stride
+        # (a peak exactly on a refused blob's centre reads as it did)
+        for dx, dy in ((0, 0), (h2, h2), (h2, 0), (0, h2)):
+            windows.append(small[dy : dy + 2 * half, dx : dx + 2 * half])
+            corners.append((x0 + dx * reach / side, y0 + dy * reach / side, reach / side))
+    die_p = 1.0 - net.dense_many(windows)[..., 0]  # (N, cells, cells)
     new, strength = [], {}
-    for (x0, y0, px), dp in found_p:
+    for (x0, y0, px), dp in zip(corners, die_p, strict=True):
         peak = (dp >= PEAK_MIN_P) & (dp >= cv2.dilate(dp, np.ones((3, 3), np.uint8)))
         for i, j in zip(*np.nonzero(peak), strict=True):
             # cell (i, j) is the crop whose top-left is (j, i) * stride in the window
@@ -591,30 +603,6 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-def _windows(frame: np.ndarray, spots, k: float, cells: int, shifts) -> tuple[list[np.ndarray], list]:
-    """The scan's windows around each spot: the frame's pixels scaled by `k`
-    (area-averaged: no aliasing; edges repeated), reaching `cells` network
-    cells each way, at each of `shifts` (scaled pixels); and each window's
-    top-left corner and pixel size in the frame."""
-    half = faces.CROP_PX // 2 + cells * faces.STRIDE_PX
-    side = 2 * half + max((max(d) for d in shifts), default=0)  # scaled pixels: its windows at every shift
-    reach = int(np.ceil(side / k))  # ... in frame pixels
-    windows, corners = [], []
-    for cx, cy in spots:
-        x0, y0 = int(round(cx - half / k)), int(round(cy - half / k))
-        region = frame[max(0, y0) : max(0, y0 + reach), max(0, x0) : max(0, x0 + reach)]
-        top, left = max(0, -y0), max(0, -x0)
-        region = cv2.copyMakeBorder(region, top, reach - top - region.shape[0], left,
-                                    reach - left - region.shape[1], cv2.BORDER_REPLICATE)
-        small = cv2.resize(region, (side, side), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
-        for dx, dy in shifts:
-            windows.append(small[dy : dy + 2 * half, dx : dx + 2 * half])
-            corners.append((x0 + dx * reach / side, y0 + dy * reach / side, reach / side))
-    return windows, corners
-
-
 
 
 def _leaning(frame: np.ndarray, cocked: list[Rejection], typical: float) -> list[Rejection]:
