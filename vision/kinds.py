@@ -529,12 +529,10 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     # finds a face on a leaning die as readily as on a flat one)
     looked = [r.center for r in refused if r.why != UNREADABLE and not r.leans
               and (whys is None or r.why in whys)]
-    for c in looked + [tuple(p) for p in places]:
-        if (not _near(c, answers, MERGE_SIDES * typical) and not _near_pts(c, spots, MERGE_SIDES * typical)
-                and 0 <= c[0] < w and 0 <= c[1] < h):
-            spots.append(c)
-    for c in pairs:
-        if not _near_pts(c, spots, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h:
+    candidates = [(c, False) for c in looked + [tuple(p) for p in places]] + [(tuple(c), True) for c in pairs]
+    for c, beside_answers in candidates:
+        if ((beside_answers or not _near(c, answers, MERGE_SIDES * typical))
+                and not _near_pts(c, spots, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h):
             spots.append(c)
     if not spots:
         return answers, refused
