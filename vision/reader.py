@@ -349,11 +349,20 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         d_low, r_low = _last_look(frame, low, models, light, params)
         dice += d_low
         rejected += r_low
+    # a 1 on a small peak with no die round its pip: a speck, or a pip of a die the detector
+    # did not see; refused, and no other reader answers a 1 there
+    specks = [d for d in dice if d.value == 1 and kinds.blob_side(d.outline) < params.speck_side * med
+              and no_die_round(frame, d.center, kinds.blob_side(d.outline), med, params)]
+    dice = [d for d in dice if d not in specks]
     if params.other_kinds:
         # a peak much bigger than the frame's dice: two touching, the detector found one (the scan
         # looks for the other)
         pairs = [f.center for f in keep if f.side_px >= params.pair_sides * med]
         dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side, pairs)
+        dice = [d for d in dice if not (d.value == 1 and any(
+            np.hypot(d.center[0] - s.center[0], d.center[1] - s.center[1]) < params.dup_sides * med for s in specks))]
+    rejected += [Rejection(d.center, UNKNOWN, d.outline, f"a lone pip: no die round it (p={d.confidence:.2f})")
+                 for d in specks]
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
@@ -398,6 +407,37 @@ def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, para
         else:
             rejected.append(Rejection(c, LOW_CONFIDENCE, outline, f"{detail} last={p.max():.2f}"))
     return dice, rejected
+
+
+def no_die_round(frame: np.ndarray, centre: tuple[float, float], side: float, frame_side: float,
+                 params: Params = DEFAULT_PARAMS) -> bool:
+    """Is a pip read as a 1 alone on the tray? True when the ring where its
+    die's outline would be (0.35-0.85 of `side` from it) shows no edge in
+    lightness or colour, and the ring where its body would be (0.2-0.45)
+    is of the colour of what lies 1-1.6 `frame_side` away: a dark speck on
+    a white tray (nell-byler's photos of one session have one, read as a
+    small white die's 1), a black die's pip on black felt (its other pip out
+    of the detector's small box)."""
+    x, y = float(centre[0]), float(centre[1])
+    r = int(np.ceil(1.6 * frame_side))
+    x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+    patch = frame[y0 : int(y) + r + 1, x0 : int(x) + r + 1]
+    if patch.shape[0] < 5 or patch.shape[1] < 5:
+        return False
+    yy, xx = np.ogrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
+    dist = np.hypot(xx - x, yy - y)
+    outline = (dist >= 0.35 * side) & (dist <= 0.85 * side)
+    body = (dist >= 0.2 * side) & (dist <= 0.45 * side)
+    beyond = (dist >= frame_side) & (dist <= 1.6 * frame_side)
+    if not outline.any() or not body.any() or not beyond.any():
+        return False
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2Lab).astype(np.float32)
+    edge = np.max([np.hypot(cv2.Sobel(ch, cv2.CV_32F, 1, 0), cv2.Sobel(ch, cv2.CV_32F, 0, 1))
+                   for ch in cv2.split(lab)], axis=0)
+    if float(np.percentile(edge[outline], 90)) >= params.speck_edge:
+        return False
+    gap = np.median(lab[body], axis=0) - np.median(lab[beyond], axis=0)
+    return float(np.linalg.norm(gap)) < params.speck_colour
 
 
 def found_side(found: list[learned.Found], params: Params = DEFAULT_PARAMS) -> float:
