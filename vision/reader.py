@@ -363,6 +363,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             np.hypot(d.center[0] - s.center[0], d.center[1] - s.center[1]) < params.dup_sides * med for s in specks))]
     rejected += [Rejection(d.center, UNKNOWN, d.outline, f"a lone pip: no die round it (p={d.confidence:.2f})")
                  for d in specks]
+    dice = _without_side_faces(dice, med, params)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
@@ -407,6 +408,21 @@ def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, para
         else:
             rejected.append(Rejection(c, LOW_CONFIDENCE, outline, f"{detail} last={p.max():.2f}"))
     return dice, rejected
+
+
+def _without_side_faces(dice: list[Die], frame_side: float, params: Params = DEFAULT_PARAMS) -> list[Die]:
+    """The answers but those that are a bigger answer's side face: a small
+    one whose square the bigger's would overlap (two flat dice's top faces
+    cannot)."""
+    sides = [kinds.blob_side(d.outline) for d in dice]
+
+    def side_face(i: int) -> bool:
+        return sides[i] < params.side_face_max * frame_side and any(
+            sides[j] >= params.side_face_ratio * sides[i]
+            and np.hypot(dice[j].center[0] - dice[i].center[0], dice[j].center[1] - dice[i].center[1])
+            < (sides[i] + sides[j]) / 2 for j in range(len(dice)))
+
+    return [d for i, d in enumerate(dice) if not side_face(i)]
 
 
 def no_die_round(frame: np.ndarray, centre: tuple[float, float], side: float, frame_side: float,

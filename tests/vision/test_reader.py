@@ -6,6 +6,8 @@ import pytest
 
 from tests.vision.drawing import draw_die, tray
 from vision import BadFrame, Reading, read_dice
+from vision.reader import _without_side_faces
+from vision.types import Die
 
 FELTS = {"green": (60, 110, 40), "blue": (120, 60, 30), "white": (225, 225, 225),
          "wood": (120, 170, 205)}
@@ -134,3 +136,22 @@ def test_a_small_die_showing_one_is_still_read(felt, body, pips, side):
     r = read_dice(img)
     assert sorted(d.value for d in r.dice) == [1, 2, 3, 5, 6]
     assert r.rejected == ()
+
+
+def _square_die(value, centre, side):
+    h = side / 2
+    x, y = centre
+    return Die("d6", value, "white", centre, 0.95, ((x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)))
+
+
+def test_a_dies_side_face_seen_obliquely_is_not_a_second_die():
+    """In an oblique close-up a die's side face shows beside its top face,
+    smaller; read as a die it would be one too many (matteop65). Two flat
+    dice's top faces never overlap: the small one overlapping a big one
+    goes; dice that only touch stay, whatever their sizes."""
+    top = _square_die(1, (300, 300), 80)
+    side_face = _square_die(4, (300, 355), 36)  # its square reaches 18 px into the top face's
+    touching_small = _square_die(3, (400, 300), 36)  # 58 px off: touching, not overlapping
+    twin = _square_die(6, (300, 230), 80)  # as big, a little closer than touching (a pair)
+    got = _without_side_faces([top, side_face, touching_small, twin], frame_side=80)
+    assert [d.value for d in got] == [1, 3, 6]
