@@ -74,11 +74,12 @@ class Params:
     speck_edge: float = 30.0  # ... with no edge where its outline would be (0.35-0.85 of its side
     # from the pip: 90th percentile Sobel magnitude, the largest of L, a, b, below this) ...
     speck_colour: float = 10.0  # ... and its body's ring (0.2-0.45) of the colour (Lab distance) of
-    # what lies 1-1.6 frame die sides away, is a speck on the tray or a lone pip: refused
+    # what lies 1-1.6 frame die sides away, is a speck on the tray or a lone pip: left out
     side_face_max: float = 0.7  # an answer smaller than this share of the frame's die side ...
     side_face_ratio: float = 1.4  # ... beside one at least this many times its side, whose square
     # it would overlap (centres nearer than half their sides' sum), is that die's side face seen
-    # obliquely, not a die (matteop65's close-ups: 6 such extra dice of its training side, 0 right)
+    # obliquely, left out (matteop65's close-ups: 6 such extra dice of its training side, 0 right;
+    # epanemu, never seen: 2 extra and a small die half behind a big one)
     pair_sides: float = 1.3  # a peak this many times the frame's die side may be two dice touching
     # (rendered seed 203 at 1.2, 1.3, 1.45, 1.6: 1017, 1015, 1012, 1009 right, unreadable answered 71, 69, 67, 65)
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...

@@ -349,8 +349,9 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         d_low, r_low = _last_look(frame, low, models, light, params)
         dice += d_low
         rejected += r_low
-    # a 1 on a small peak with no die round its pip: a speck, or a pip of a die the detector
-    # did not see; refused, and no other reader answers a 1 there
+    # a 1 on a small peak with no die round its pip: a speck on the tray (not refused: a stain
+    # of the felt would ask for every throw again), or a pip of a die the detector did not see
+    # (the station's dice count asks for that throw again); no other reader answers a 1 there
     specks = [d for d in dice if d.value == 1 and kinds.blob_side(d.outline) < params.speck_side * med
               and no_die_round(frame, d.center, kinds.blob_side(d.outline), med, params)]
     dice = [d for d in dice if d not in specks]
@@ -361,8 +362,6 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side, pairs)
         dice = [d for d in dice if not (d.value == 1 and any(
             np.hypot(d.center[0] - s.center[0], d.center[1] - s.center[1]) < params.dup_sides * med for s in specks))]
-    rejected += [Rejection(d.center, UNKNOWN, d.outline, f"a lone pip: no die round it (p={d.confidence:.2f})")
-                 for d in specks]
     dice = _without_side_faces(dice, med, params)
     t3 = time.perf_counter()
     return Reading(
@@ -411,18 +410,20 @@ def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, para
 
 
 def _without_side_faces(dice: list[Die], frame_side: float, params: Params = DEFAULT_PARAMS) -> list[Die]:
-    """The answers but those that are a bigger answer's side face: a small
-    one whose square the bigger's would overlap (two flat dice's top faces
-    cannot)."""
-    sides = [kinds.blob_side(d.outline) for d in dice]
-
-    def side_face(i: int) -> bool:
-        return sides[i] < params.side_face_max * frame_side and any(
-            sides[j] >= params.side_face_ratio * sides[i]
-            and np.hypot(dice[j].center[0] - dice[i].center[0], dice[j].center[1] - dice[i].center[1])
-            < (sides[i] + sides[j]) / 2 for j in range(len(dice)))
-
-    return [d for i, d in enumerate(dice) if not side_face(i)]
+    """The answers but those that look like a bigger answer's side face: a
+    small one whose square the bigger's would overlap (two flat dice's top
+    faces cannot). Left out, not refused: it is a die already answered (a
+    small die half hidden by a big one in front goes too; the station's
+    dice count then asks for the throw again)."""
+    if len(dice) < 2:
+        return dice
+    sides = np.array([kinds.blob_side(d.outline) for d in dice])
+    xy = np.array([d.center for d in dice], np.float64)
+    dist = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))  # (i, j)
+    bigger = sides[None, :] >= params.side_face_ratio * sides[:, None]
+    overlap = dist < (sides[:, None] + sides[None, :]) / 2
+    face = (sides < params.side_face_max * frame_side) & (bigger & overlap).any(axis=1)
+    return [d for d, f in zip(dice, face, strict=True) if not f]
 
 
 def no_die_round(frame: np.ndarray, centre: tuple[float, float], side: float, frame_side: float,

@@ -116,13 +116,14 @@ def _four_dice(bgr):
 def test_a_speck_on_the_tray_is_no_die_showing_one(felt, speck_px):
     """A dark speck on a white tray looks to the classifier like a small
     white die's 1 (nell-byler's photos of one session: a phantom 1 in each);
-    with no die round it, it is refused, not answered."""
+    with no die round it, it is no die: not answered, and not refused either
+    (a stain on the felt would ask for every throw again)."""
     img = _four_dice(felt)
     cv2.circle(img, (400, 310), speck_px, (70, 70, 70), -1, cv2.LINE_AA)
     img = cv2.GaussianBlur(img, (3, 3), 0)
     r = read_dice(img)
     assert sorted(d.value for d in r.dice) == [2, 3, 5, 6]
-    assert [(round(x.center[0] / 10), x.why) for x in r.rejected] == [(40, "unknown object")]
+    assert r.rejected == ()
 
 
 @pytest.mark.parametrize("side", [24, 32])
