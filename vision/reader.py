@@ -436,24 +436,34 @@ def no_die_round(frame: np.ndarray, centre: tuple[float, float], side: float, fr
     small white die's 1), a black die's pip on black felt (its other pip out
     of the detector's small box)."""
     x, y = float(centre[0]), float(centre[1])
-    r = int(np.ceil(1.6 * frame_side))
-    x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
-    patch = frame[y0 : int(y) + r + 1, x0 : int(x) + r + 1]
-    if patch.shape[0] < 5 or patch.shape[1] < 5:
+
+    def around(radius: float, step: int = 1):
+        """The frame's Lab pixels within `radius` of the centre (every `step`-th),
+        and their distances from it."""
+        r = int(np.ceil(radius)) + 1
+        x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+        patch = frame[y0 : int(y) + r + 1 : step, x0 : int(x) + r + 1 : step]
+        if patch.shape[0] < 5 or patch.shape[1] < 5:
+            return None, None
+        yy, xx = np.ogrid[y0 : y0 + step * patch.shape[0] : step, x0 : x0 + step * patch.shape[1] : step]
+        return cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2Lab).astype(np.float32), np.hypot(xx - x, yy - y)
+
+    lab, dist = around(0.85 * side)
+    if lab is None:
         return False
-    yy, xx = np.ogrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
-    dist = np.hypot(xx - x, yy - y)
     outline = (dist >= 0.35 * side) & (dist <= 0.85 * side)
     body = (dist >= 0.2 * side) & (dist <= 0.45 * side)
-    beyond = (dist >= frame_side) & (dist <= 1.6 * frame_side)
-    if not outline.any() or not body.any() or not beyond.any():
+    if not outline.any() or not body.any():
         return False
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2Lab).astype(np.float32)
     edge = np.max([np.hypot(cv2.Sobel(ch, cv2.CV_32F, 1, 0), cv2.Sobel(ch, cv2.CV_32F, 0, 1))
                    for ch in cv2.split(lab)], axis=0)
     if float(np.percentile(edge[outline], 90)) >= params.speck_edge:
+        return False  # a die's outline (most 1s stop here)
+    far, far_dist = around(1.6 * frame_side, 2)  # a median of colour: every 4th pixel is as good
+    beyond = None if far is None else (far_dist >= frame_side) & (far_dist <= 1.6 * frame_side)
+    if beyond is None or not beyond.any():
         return False
-    gap = np.median(lab[body], axis=0) - np.median(lab[beyond], axis=0)
+    gap = np.median(lab[body], axis=0) - np.median(far[beyond], axis=0)
     return float(np.linalg.norm(gap)) < params.speck_colour
 
 
