@@ -80,6 +80,12 @@ class Params:
     # it would overlap (centres nearer than half their sides' sum), is that die's side face seen
     # obliquely, left out (matteop65's close-ups: 6 such extra dice of its training side, 0 right;
     # epanemu, never seen: 2 extra and a small die half behind a big one)
+    big_lean_sides: float = 1.3  # a d6 answered this many frame die sides wide (the side clamp's
+    # top is side_spread) ...
+    big_lean_p: float = 0.7  # ... that the lean network gives this much is refused: a cocked die
+    # shows its sides too, a stacked one lies nearer the camera (rendered tuning scenes: 9 of 11
+    # such leaning or stacked dice answered; of the 47 readable ones of every tuning set, the
+    # most leaning 0.64)
     pair_sides: float = 1.3  # a peak this many times the frame's die side may be two dice touching
     # (rendered seed 203 at 1.2, 1.3, 1.45, 1.6: 1017, 1015, 1012, 1009 right, unreadable answered 71, 69, 67, 65)
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...

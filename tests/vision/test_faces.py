@@ -311,6 +311,30 @@ def test_the_scan_gives_no_unsure_d6_beside_a_die_refused_cocked(monkeypatch):
     assert wrong_near(read_dice(frame)) == [1, 1]  # what the scan alone answers
 
 
+@pytest.mark.parametrize("seed,theme,die", [
+    (203_029, "stacked", (786.2, 588.1)),  # a d6 on another: lean 0.74
+    (203_026, "cocked", (698.8, 93.2)),  # leaning on a neighbour: lean 0.96
+])
+def test_a_die_found_big_and_leaning_is_refused(seed, theme, die):
+    """Rendered scenes of seed 203 (make_scenes.py --seed 203 --kinds
+    d8,d10,d10t): from above, a cocked die shows its sides with its top and a
+    stacked one lies nearer the camera, so the detector finds it a third
+    bigger than the frame's dice. Such a die the lean network thinks leans
+    (at `big_lean_p`, below the `lean_max_p` every die must pass) was
+    answered; now it is refused."""
+    img, lab = make_scene(seed, (1200, 900), ("d8", "d10", "d10t"), theme)
+    frame = _jpeg(img)
+    assert any(u["why"] == theme and math.dist(u["center"], die) < 1 for u in lab["unreadable"])
+
+    def answered(r):
+        return [d.value for d in r.dice if math.dist(d.center, die) < 30]
+
+    r = read_dice(frame)
+    assert answered(r) == []
+    assert any(x.why == "cocked" and math.dist(x.center, die) < 30 for x in r.rejected)
+    assert len(answered(read_dice(frame, params=replace(DEFAULT_PARAMS, big_lean_p=1.01)))) == 1
+
+
 def test_in_a_frame_of_d6_the_scan_reads_two_touching_dice_seen_as_one(monkeypatch):
     """Fixture scene_003: two white 3s touching on green felt, their centres a
     die's side apart; the detector finds one thing between them, refused as
