@@ -595,7 +595,7 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
             refused.append(Rejection(rd.centre, UNREADABLE, box, "faces scan"))
     # nor a d6 the lean network sees leaning (a die against another, found beside a pair's peak)
     sixes = [d for d in found if d.kind == "d6"]
-    lean = _lean_p(frame, [d.center for d in sixes], [typical] * len(sixes))
+    lean = lean_p(frame, [d.center for d in sixes], [typical] * len(sixes))
     leaning_d6 = set() if lean is None else {id(d) for d, p in zip(sixes, lean, strict=True) if p >= SCAN_LEAN_P}
     return answers + [d for d in found if id(d) not in leaning_d6], refused
 
@@ -609,13 +609,13 @@ def _leaning(frame: np.ndarray, cocked: list[Rejection], typical: float) -> list
     answers no d6 there. The classifier alone calls a flat die in a wide
     perspective strip cocked now and then; the two together less often (but
     two flat d6 of the numeral fixtures)."""
-    lean = _lean_p(frame, [r.center for r in cocked], [_side(r, typical) for r in cocked])
+    lean = lean_p(frame, [r.center for r in cocked], [_side(r, typical) for r in cocked])
     if lean is None:
         return list(cocked)
     return [r for r, p in zip(cocked, lean, strict=True) if p >= SCAN_LEAN_P]
 
 
-def _lean_p(frame: np.ndarray, centres, sides) -> np.ndarray | None:
+def lean_p(frame: np.ndarray, centres, sides) -> np.ndarray | None:
     """P(the die leans or lies on another) of the lean network (the d6
     reader's, vision.learned) at each centre; None without that network."""
     models = learned.load_models() if len(centres) and learned.models_present() else None

@@ -363,7 +363,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         dice = [d for d in dice if not (d.value == 1 and any(
             np.hypot(d.center[0] - s.center[0], d.center[1] - s.center[1]) < params.dup_sides * med for s in specks))]
     dice = _without_side_faces(dice, med, params)
-    dice, big_leaning = _big_leaning(frame, dice, med, models, params)
+    dice, big_leaning = _big_leaning(frame, dice, med, params)
     rejected += big_leaning
     t3 = time.perf_counter()
     return Reading(
@@ -428,24 +428,22 @@ def _without_side_faces(dice: list[Die], frame_side: float, params: Params = DEF
     return [d for d, f in zip(dice, face, strict=True) if not f]
 
 
-def _big_leaning(frame: np.ndarray, dice: list[Die], frame_side: float, models: learned.Models,
+def _big_leaning(frame: np.ndarray, dice: list[Die], frame_side: float,
                  params: Params = DEFAULT_PARAMS) -> tuple[list[Die], list[Rejection]]:
     """The answers, but a d6 found as big as `big_lean_sides` frame die
     sides that the lean network thinks leans (P >= `big_lean_p`, below the
     `lean_max_p` every die must pass) is refused: from above, a cocked die
     shows its sides with its top, a stacked one lies nearer the camera."""
-    big = [i for i, d in enumerate(dice) if d.kind == "d6"
-           and kinds.blob_side(d.outline) >= params.big_lean_sides * frame_side]
-    if not big or models.lean is None:
+    big = [(d, kinds.blob_side(d.outline)) for d in dice if d.kind == "d6"]
+    big = [(d, s) for d, s in big if s >= params.big_lean_sides * frame_side]
+    lean = kinds.lean_p(frame, [d.center for d, _ in big], [s for _, s in big]) if big else None
+    if lean is None:
         return dice, []
-    crops = [learned.crop_die(frame, dice[i].center, kinds.blob_side(dice[i].outline)) for i in big]
-    lean = dict(zip(big, learned.lean_probs(models.lean, crops), strict=True))
-    out = [d for i, d in enumerate(dice) if lean.get(i, 0.0) < params.big_lean_p]
-    refused = [Rejection(dice[i].center, COCKED, dice[i].outline,
-                         f"found {kinds.blob_side(dice[i].outline) / frame_side:.2f} sides wide, lean={p:.2f}",
-                         leans=True)
-               for i, p in lean.items() if p >= params.big_lean_p]
-    return out, refused
+    leaning = [(d, s, float(p)) for (d, s), p in zip(big, lean, strict=True) if p >= params.big_lean_p]
+    gone = {id(d) for d, _, _ in leaning}
+    return [d for d in dice if id(d) not in gone], [
+        Rejection(d.center, COCKED, d.outline, f"found {s / frame_side:.2f} sides wide, lean={p:.2f}", leans=True)
+        for d, s, p in leaning]
 
 
 def no_die_round(frame: np.ndarray, centre: tuple[float, float], side: float, frame_side: float,
