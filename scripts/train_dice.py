@@ -770,6 +770,15 @@ def _weights(path: Path, net, prefix: str = "m.") -> dict:
     return got
 
 
+def _norms_fixed(net, torch) -> None:
+    """A net started from a shipped .onnx (`_weights`): its batch norms are the
+    identity there, their statistics folded into the convolutions, so they
+    stay in eval mode while the rest trains."""
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+
+
 def train_lean(args: argparse.Namespace) -> int:
     """The lean network (vision/models/dice_lean.onnx): one logit, a die that
     leans or lies on another, against every readable die. Half of each batch
@@ -804,9 +813,8 @@ def train_lean(args: argparse.Namespace) -> int:
     folded = args.init is not None and args.init.suffix == ".onnx"  # its norms' statistics are gone: keep them fixed
     while step < args.steps and clock.tick():
         net.train()
-        for m in net.modules() if folded else ():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                m.eval()
+        if folded:
+            _norms_fixed(net, torch)
         idx = np.r_[rng.choice(pos, half), rng.choice(neg, half)]
         xb = _batch_colour(_to_tensor([sample(i) for i in idx]), torch)
         yb = torch.from_numpy(np.float32(np.isin(y[idx], LEAN_CLASSES)))
@@ -910,14 +918,17 @@ def train_det(args: argparse.Namespace) -> int:
     va = [i for i in range(len(val)) if val[i]]
     Detector, DetExport, _ = _nets()
     net = Detector()
-    if args.init:
-        net.load_state_dict(torch.load(args.init))
+    if args.init:  # an earlier run's .pt, or the shipped .onnx (its export names the net's tensors "net.")
+        net.load_state_dict(_weights(args.init, net, "net."), strict=args.init.suffix != ".onnx")
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     clock = _Clock(opt, args.minutes, args.lr)
     size, bs, step = 256, args.batch, 0
     hc = size // L.DET_STRIDE
+    folded = args.init is not None and args.init.suffix == ".onnx"  # its norms' statistics are gone: keep them fixed
     while step < args.steps and clock.tick():
         net.train()
+        if folded:
+            _norms_fixed(net, torch)
         ims, heats, regs, masks = [], [], [], []
         for i in rng.choice(tr, bs):
             p, t = _det_patch(imgs[i], tgs[i], rng, size)
@@ -1004,7 +1015,7 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--minutes", type=float, default=12)
         t.add_argument("--steps", type=int, default=6000 if name == "cls" else 4000)
         t.add_argument("--threads", type=int, default=1)
-        t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run; lean: also a shipped .onnx)")
+        t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run; lean and det: also a shipped .onnx)")
         t.add_argument("--lr", type=float, default=3e-3)
         t.add_argument("--batch", type=int, default=12 if name == "det" else 128)
         t.add_argument("--extra", type=Path, nargs="*", default=[],
