@@ -15,7 +15,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.e2e.conftest import TOKEN, shot
 
-LIVE_LIMIT_MS = 200
+# pushed live, not caught up by a reconnect (web/static/common.js waits >= 1 s before one);
+# how fast is bench/bench_latency.py's (a loaded machine took 320 ms here once)
+LIVE_LIMIT_MS = 1000
 
 
 def state(base: str) -> dict:
