@@ -925,6 +925,7 @@ def train_det(args: argparse.Namespace) -> int:
     size, bs, step = 256, args.batch, 0
     hc = size // L.DET_STRIDE
     folded = args.init is not None and args.init.suffix == ".onnx"  # its norms' statistics are gone: keep them fixed
+    keep = cv2.dnn.readNetFromONNX(str(args.keep)) if args.keep else None
     while step < args.steps and clock.tick():
         net.train()
         if folded:
@@ -937,7 +938,8 @@ def train_det(args: argparse.Namespace) -> int:
             heats.append(h)
             regs.append(r)
             masks.append(m)
-        out = net(_to_tensor(ims))
+        xb = _to_tensor(ims)
+        out = net(xb)
         heat = torch.from_numpy(np.stack(heats))
         reg = torch.from_numpy(np.stack(regs))
         mask = torch.from_numpy(np.stack(masks))
@@ -950,6 +952,13 @@ def train_det(args: argparse.Namespace) -> int:
         l_off = (F.l1_loss(off, reg[:, :2], reduction="none").sum(1) * mask).sum() / npos
         l_size = (F.l1_loss(out[:, 3], reg[:, 2], reduction="none") * mask).sum() / npos
         loss = focal / npos + l_off + l_size
+        if keep is not None:  # where the kept detector finds a die, its offsets and sides stay
+            keep.setInput(xb.numpy())
+            kept = torch.from_numpy(keep.forward())  # heat, dx, dy (sigmoid), log side
+            where = (kept[:, 0] >= 0.3).float()
+            nk = where.sum().clamp(min=1)
+            l_keep = (((off - kept[:, 1:3]).abs().sum(1) + (out[:, 3] - kept[:, 3]).abs()) * where).sum() / nk
+            loss = loss + args.keep_weight * l_keep
         _learn(opt, loss)
         step += 1
         if step % 100 == 0:
@@ -1022,6 +1031,11 @@ def main(argv: list[str] | None = None) -> int:
                        help="more caches (build --renders-only) trained on with --cache's")
         if name in ("cls", "pcls"):
             t.add_argument("--arch", choices=ARCHS, default="medium")
+        if name == "det":
+            t.add_argument("--keep", type=Path,
+                           help="a detector (.onnx) whose offsets and sides to keep where it finds a die "
+                                "(the classifiers were trained on crops cut where it cuts them)")
+            t.add_argument("--keep-weight", type=float, default=1.0)
         if name == "lean":
             t.add_argument("--patches", action="store_true", help="--cache and --extra are patch caches")
         if name == "pcls":
