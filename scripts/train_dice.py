@@ -770,10 +770,12 @@ def _weights(path: Path, net, prefix: str = "m.") -> dict:
     return got
 
 
-def _norms_fixed(net, torch) -> None:
+def _norms_fixed(net, torch, init: Path | None) -> None:
     """A net started from a shipped .onnx (`_weights`): its batch norms are the
     identity there, their statistics folded into the convolutions, so they
-    stay in eval mode while the rest trains."""
+    stay in eval mode while the rest trains (call after each `net.train()`)."""
+    if init is None or init.suffix != ".onnx":
+        return
     for m in net.modules():
         if isinstance(m, torch.nn.BatchNorm2d):
             m.eval()
@@ -810,11 +812,9 @@ def train_lean(args: argparse.Namespace) -> int:
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     clock = _Clock(opt, args.minutes, args.lr)
     step, half = 0, args.batch // 2
-    folded = args.init is not None and args.init.suffix == ".onnx"  # its norms' statistics are gone: keep them fixed
     while step < args.steps and clock.tick():
         net.train()
-        if folded:
-            _norms_fixed(net, torch)
+        _norms_fixed(net, torch, args.init)
         idx = np.r_[rng.choice(pos, half), rng.choice(neg, half)]
         xb = _batch_colour(_to_tensor([sample(i) for i in idx]), torch)
         yb = torch.from_numpy(np.float32(np.isin(y[idx], LEAN_CLASSES)))
@@ -924,12 +924,10 @@ def train_det(args: argparse.Namespace) -> int:
     clock = _Clock(opt, args.minutes, args.lr)
     size, bs, step = 256, args.batch, 0
     hc = size // L.DET_STRIDE
-    folded = args.init is not None and args.init.suffix == ".onnx"  # its norms' statistics are gone: keep them fixed
     keep = cv2.dnn.readNetFromONNX(str(args.keep)) if args.keep else None
     while step < args.steps and clock.tick():
         net.train()
-        if folded:
-            _norms_fixed(net, torch)
+        _norms_fixed(net, torch, args.init)
         ims, heats, regs, masks = [], [], [], []
         for i in rng.choice(tr, bs):
             p, t = _det_patch(imgs[i], tgs[i], rng, size)
