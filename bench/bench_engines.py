@@ -1,17 +1,17 @@
-"""Benchmark OpenCV's two dnn engines on the bundled networks.
+"""Benchmark the runtimes of the bundled networks: onnxruntime and OpenCV's two dnn engines.
 
     .venv/bin/python bench/bench_engines.py [--runs 10]
 
-OpenCV 5 reads an ONNX file with its new dnn engine unless told otherwise;
-the classic one is still there. For every network in vision/models this
-times one forward pass of a batch the reader really sends (crops of 48 px,
-the detector's 2 MP input, the face network's scan windows) on each engine,
-and prints the largest difference between their outputs. The reader runs
-the classifiers and the lean network on the classic engine, 1.8-2 times
-faster there (vision.learned); the detector and the face network on the
-default (the new engine: as fast or faster on them). Run it on one core:
-OpenCV's threads are limited to 1; this VM's speed drifts within minutes,
-so compare the columns of one run only.
+For every network in vision/models this times one forward pass of a batch
+the reader really sends (crops of 48 px, the detector's 2 MP input, the
+face network's scan windows) on onnxruntime (what the reader uses where it
+is installed, vision/onnxnet.py) and on cv2.dnn's classic and new engines
+(OpenCV 5 reads an ONNX file with the new one unless told otherwise; the
+reader's fallback runs the crop networks on the classic one, the detector
+and the face network on the default), and prints the largest difference
+of each from onnxruntime's outputs. Run it on one core: OpenCV's (and so
+onnxruntime's) threads are limited to 1; this VM's speed drifts within
+minutes, so compare the columns of one run only.
 """
 
 from __future__ import annotations
@@ -25,7 +25,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-MODELS = Path(__file__).resolve().parents[1] / "vision" / "models"
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.onnxnet import Net, default_runtime  # noqa: E402
+
+MODELS = ROOT / "vision" / "models"
 # (file, input shape, outputs) as the reader asks them
 CASES = (
     ("dice_det.onnx", (1, 3, 256, 448), None),  # a 16:9 frame at DET_LONG_PX
@@ -37,14 +42,12 @@ CASES = (
 )
 
 
-def timed(net: cv2.dnn.Net, blob: np.ndarray, outs, runs: int) -> tuple[float, list[np.ndarray]]:
-    net.setInput(blob)
-    res = net.forward(outs) if outs else [net.forward()]
+def timed(net: Net, blob: np.ndarray, outs, runs: int) -> tuple[float, list[np.ndarray]]:
+    res = net.run(blob, outs)
     ms = []
     for _ in range(runs):
         t = time.perf_counter()
-        net.setInput(blob)
-        net.forward(outs) if outs else net.forward()
+        net.run(blob, outs)
         ms.append((time.perf_counter() - t) * 1e3)
     return statistics.median(ms), [np.asarray(r) for r in res]
 
@@ -54,22 +57,22 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    engines = [e for e in ("ENGINE_CLASSIC", "ENGINE_NEW") if hasattr(cv2.dnn, e)]
-    if len(engines) < 2:
-        print(f"OpenCV {cv2.__version__} has one dnn engine: nothing to compare")
-        return 0
+    runtimes = {"classic": ("cv2.dnn", True), "new": ("cv2.dnn", False), "onnxruntime": ("onnxruntime", False)}
+    if not hasattr(cv2.dnn, "ENGINE_CLASSIC"):
+        del runtimes["new"]  # OpenCV 4: one engine
+    if default_runtime() != "onnxruntime":
+        del runtimes["onnxruntime"]
     rng = np.random.default_rng(0)
-    print(f"OpenCV {cv2.__version__}, one thread, median of {args.runs} forward passes")
-    print(f"{'network':<22}{'input':>18}{'classic ms':>12}{'new ms':>9}{'max diff':>10}")
+    print(f"OpenCV {cv2.__version__}, one thread, median of {args.runs} forward passes (ms)")
+    print(f"{'network':<22}{'input':>18}" + "".join(f"{r:>13}" for r in runtimes) + f"{'max diff':>10}")
     for name, shape, outs in CASES:
         blob = rng.uniform(-2, 2, shape).astype(np.float32)
-        got = {}
-        for e in engines:
-            net = cv2.dnn.readNetFromONNX(str(MODELS / name), getattr(cv2.dnn, e))
-            got[e] = timed(net, blob, outs, args.runs)
-        diff = max(float(np.abs(a - b).max()) for a, b in zip(got[engines[0]][1], got[engines[1]][1], strict=True))
-        print(f"{name:<22}{'x'.join(map(str, shape)):>18}{got['ENGINE_CLASSIC'][0]:>12.1f}"
-              f"{got['ENGINE_NEW'][0]:>9.1f}{diff:>10.1e}")
+        got = {r: timed(Net(MODELS / name, rt, classic), blob, outs, args.runs)
+               for r, (rt, classic) in runtimes.items()}
+        ref = got[list(runtimes)[-1]][1]
+        diff = max(float(np.abs(a - b).max()) for r in runtimes for a, b in zip(got[r][1], ref, strict=True))
+        print(f"{name:<22}{'x'.join(map(str, shape)):>18}" + "".join(f"{got[r][0]:>13.1f}" for r in runtimes)
+              + f"{diff:>10.1e}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """The face network: what a die is and which face it shows, from a small crop.
 
 One small convolutional network (trained at development time by
-scripts/train_faces.py, run here by OpenCV's dnn module; no torch at run
+scripts/train_faces.py, run here by vision.onnxnet; no torch at run
 time) looks at a CROP_PX square crop centred on a die, scaled so that the die
 is DIE_PX wide, at any rotation. It answers:
 
@@ -28,6 +28,7 @@ from importlib import resources
 import cv2
 import numpy as np
 
+from vision.onnxnet import Net
 from vision.types import TABA_FACES
 
 CROP_PX = 48  # network input side
@@ -69,9 +70,9 @@ def kind_probs(probs: np.ndarray) -> dict[str, np.ndarray]:
 
 @dataclass(frozen=True)
 class FaceNet:
-    """The loaded network (cv2.dnn), with the class list it was trained on."""
+    """The loaded network (vision.onnxnet), with the class list it was trained on."""
 
-    net: cv2.dnn.Net
+    net: Net
 
     def forward(self, crops_bgr: list[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Probabilities (N, len(CLASSES)) and unit embeddings (N, D) of
@@ -94,8 +95,7 @@ class FaceNet:
         return _softmax(lg.reshape(-1, lg.shape[3])).reshape(lg.shape)
 
     def _run(self, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        self.net.setInput(blob)
-        logits, emb = self.net.forward(["logits", "embedding"])
+        logits, emb = self.net.run(blob, ["logits", "embedding"])
         return logits, emb
 
 
@@ -108,8 +108,7 @@ def load_net(onnx_bytes: bytes | None = None) -> FaceNet | None:
             onnx_bytes = resources.files("vision").joinpath("models", MODEL_NAME).read_bytes()
         except (FileNotFoundError, OSError):
             return None
-    net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx_bytes, np.uint8))
-    return FaceNet(net)
+    return FaceNet(Net(onnx_bytes))
 
 
 def crop(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,

@@ -1,4 +1,4 @@
-"""The learned d6 reader: a small detector and a crop classifier run by cv2.dnn.
+"""The learned d6 reader: a small detector and a crop classifier (ONNX, vision.onnxnet).
 
 Two ONNX models, trained by scripts/train_dice.py (never imported at run time):
 
@@ -25,6 +25,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.onnxnet import Net
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 DET_MODEL = MODELS_DIR / "dice_det.onnx"
@@ -143,10 +145,10 @@ def blob_of(images: list[np.ndarray]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Models:
-    detector: cv2.dnn.Net
-    classifier: cv2.dnn.Net
-    second: cv2.dnn.Net | None = None  # looks again at what `classifier` is unsure of
-    lean: cv2.dnn.Net | None = None  # one logit: the die leans (cocked) or lies on another
+    detector: Net
+    classifier: Net
+    second: Net | None = None  # looks again at what `classifier` is unsure of
+    lean: Net | None = None  # one logit: the die leans (cocked) or lies on another
 
 
 def models_present(det_path: Path = DET_MODEL, cls_path: Path = CLS_MODEL) -> bool:
@@ -158,21 +160,13 @@ def load_models(det_path: str = str(DET_MODEL), cls_path: str = str(CLS_MODEL),
                 second_path: str = str(CLS2_MODEL), lean_path: str = str(LEAN_MODEL)) -> Models:
     """The networks, read once per set of paths (cached for the process); the
     second classifier and the lean network only if their files are there.
-    The crop networks run on OpenCV's classic dnn engine (see `_read_crop_net`)."""
-    second, lean = (_read_crop_net(p) if Path(p).is_file() else None for p in (second_path, lean_path))
-    return Models(cv2.dnn.readNetFromONNX(det_path), _read_crop_net(cls_path), second, lean)
-
-
-def _read_crop_net(path: str) -> cv2.dnn.Net:
-    """A crop network (classifiers, lean network). OpenCV 5 reads an ONNX
-    file with its new dnn engine by default; on these small networks and
-    batches of 48 px crops the classic engine is 1.8-2 times faster (the
-    outputs the same within 1e-4; bench/bench_engines.py). The detector keeps
-    the default: on its one large image the new engine is faster (so is the
-    face network, vision.faces: the two engines alike there). OpenCV 4
-    has only the classic engine (and no `engine` argument)."""
-    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-    return cv2.dnn.readNetFromONNX(path) if engine is None else cv2.dnn.readNetFromONNX(path, engine)
+    On cv2.dnn (no onnxruntime) the crop networks run on OpenCV's classic
+    engine: on these small networks and batches of 48 px crops it is 1.8-2
+    times faster than the new one, the default of OpenCV 5 (the outputs the
+    same within 1e-4; bench/bench_engines.py). The detector keeps the
+    default: on its one large image the new engine is faster."""
+    second, lean = (Net(p, classic=True) if Path(p).is_file() else None for p in (second_path, lean_path))
+    return Models(Net(det_path), Net(cls_path, classic=True), second, lean)
 
 
 @dataclass(frozen=True)
@@ -184,12 +178,11 @@ class Found:
     score: float
 
 
-def detect(net: cv2.dnn.Net, frame_bgr: np.ndarray, min_score: float,
+def detect(net: Net, frame_bgr: np.ndarray, min_score: float,
            max_dice: int = 64) -> tuple[list[Found], DetInput]:
     """Peaks of the detector's heat map (3x3 local maxima above min_score)."""
     di = det_input(frame_bgr)
-    net.setInput(blob_of([di.image]))
-    out = net.forward()[0]  # (4, H/4, W/4): heat, dx, dy, log side
+    out = net.run(blob_of([di.image]))[0][0]  # (4, H/4, W/4): heat, dx, dy, log side
     heat = out[0]
     peaks = (heat >= min_score) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
@@ -212,7 +205,7 @@ def _turns(crop: np.ndarray, n: int) -> list[np.ndarray]:
     return [np.ascontiguousarray(v) for v in views[:n]]
 
 
-def classify(net: cv2.dnn.Net, crops: list[np.ndarray], views: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def classify(net: Net, crops: list[np.ndarray], views: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Class probabilities (N, N_CLASSES) and centre offsets (N, 2), die sides.
 
     With `views` > 1 every crop is also looked at turned and mirrored (up to
@@ -224,17 +217,15 @@ def classify(net: cv2.dnn.Net, crops: list[np.ndarray], views: int = 1) -> tuple
         return np.zeros((0, N_CLASSES), np.float32), np.zeros((0, 2), np.float32)
     views = max(1, min(8, views))
     batch = [v for c in crops for v in _turns(c, views)] if views > 1 else crops
-    net.setInput(blob_of(batch))
-    out = net.forward()  # (N * views, N_CLASSES + 2)
+    out = net.run(blob_of(batch))[0]  # (N * views, N_CLASSES + 2)
     logits = out[:, :N_CLASSES]
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     p = (e / e.sum(axis=1, keepdims=True)).reshape(len(crops), views, N_CLASSES).mean(axis=1)
     return p, out[::views, N_CLASSES:]
 
 
-def lean_probs(net: cv2.dnn.Net, crops: list[np.ndarray]) -> np.ndarray:
+def lean_probs(net: Net, crops: list[np.ndarray]) -> np.ndarray:
     """P(the die leans or lies on another) of each classifier crop, (N,)."""
     if not crops:
         return np.zeros(0, np.float32)
-    net.setInput(blob_of(crops))
-    return 1.0 / (1.0 + np.exp(-net.forward()[:, 0]))
+    return 1.0 / (1.0 + np.exp(-net.run(blob_of(crops))[0][:, 0]))

@@ -1,6 +1,6 @@
 """The face network (vision.faces) and reading taught sets (vision.kinds).
 
-- the ONNX model loads and runs through cv2.dnn, on crops and densely;
+- the ONNX model loads and runs (vision.onnxnet), on crops and densely;
 - its kind head names the kind of the labelled numeral dice and tabas of the
   fixtures (never trained on: seeds 912 and 4);
 - golden: a profile taught from tests/fixtures/numerals/teach reads

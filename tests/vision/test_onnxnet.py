@@ -1,0 +1,66 @@
+"""vision.onnxnet: the shipped networks run on onnxruntime, and on cv2.dnn
+where onnxruntime has no wheel, with the same outputs (so the same reads)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.drawing import draw_die, tray
+from vision import faces, learned, onnxnet
+from vision.onnxnet import Net
+
+HAVE_ORT = onnxnet.HAVE_ORT
+MODELS = learned.MODELS_DIR
+
+
+def _crops() -> np.ndarray:
+    """Real crops of drawn dice (not noise): the inputs the reader sends."""
+    img = tray(bgr=(60, 110, 40), seed=2)
+    centres = [(150.0 + 110 * i, 200.0 + 30 * (i % 2)) for i in range(6)]
+    for i, c in enumerate(centres):
+        draw_die(img, c, 55.0, i + 1, angle_deg=13 * i, body_bgr=(235, 235, 235), pip_bgr=(20, 20, 20))
+    return learned.blob_of([learned.crop_die(img, c, 55.0) for c in centres])
+
+
+@pytest.mark.skipif(not HAVE_ORT, reason="onnxruntime not installed")
+@pytest.mark.parametrize("name", ["dice_cls.onnx", "dice_cls_medium.onnx", "dice_lean.onnx", "faces.onnx"])
+def test_both_runtimes_give_the_same_outputs(name):
+    if not (MODELS / name).is_file():
+        pytest.skip(f"{name} not installed")
+    blob = _crops()
+    outs = ["logits", "embedding"] if name == "faces.onnx" else None
+    fast = Net(MODELS / name, "onnxruntime").run(blob, outs)
+    slow = Net(MODELS / name, "cv2.dnn", classic=True).run(blob, outs)
+    assert len(fast) == len(slow)
+    for a, b in zip(fast, slow, strict=True):
+        assert a.shape == b.shape
+        assert np.abs(a - b).max() < 1e-3
+
+
+@pytest.mark.skipif(not HAVE_ORT or not learned.models_present(), reason="onnxruntime or models not installed")
+def test_the_detector_finds_the_same_dice_on_both_runtimes():
+    img = tray(bgr=(60, 110, 40), seed=4)
+    for i in range(5):
+        draw_die(img, (120.0 + 140 * i, 300.0), 50.0, i + 1, angle_deg=20 * i,
+                 body_bgr=(235, 235, 235), pip_bgr=(20, 20, 20))
+    found = {}
+    for rt in onnxnet.RUNTIMES:
+        got, _ = learned.detect(Net(learned.DET_MODEL, rt), img, 0.3)
+        found[rt] = sorted((round(f.center[0]), round(f.center[1])) for f in got)
+    assert len(found["onnxruntime"]) == 5
+    assert found["onnxruntime"] == found["cv2.dnn"]
+
+
+@pytest.mark.skipif(not HAVE_ORT, reason="onnxruntime not installed")
+def test_the_reader_uses_onnxruntime_when_installed():
+    assert onnxnet.default_runtime() == "onnxruntime"
+    assert learned.load_models().classifier.runtime == "onnxruntime"
+    net = faces.load_net()
+    assert net is None or net.net.runtime == "onnxruntime"
+
+
+def test_an_unknown_runtime_is_named():
+    with pytest.raises(ValueError, match="unknown runtime 'tflite'"):
+        Net(MODELS / "dice_cls.onnx", "tflite")
+

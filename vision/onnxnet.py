@@ -1,0 +1,77 @@
+"""Run a shipped ONNX network: onnxruntime where it is installed, else OpenCV's dnn.
+
+Every network of vision/models (the detector, the crop classifiers, the lean
+network, the face network) is small, and most of a read's time is spent in
+them. onnxruntime runs them 1.4-2.5 times faster than OpenCV's dnn module on
+one core (bench/bench_engines.py), with the same outputs within 1e-4; it is
+a dependency of the package on the machines it has wheels for (x86-64 and
+64-bit ARM: a Raspberry Pi on a 64-bit OS). Elsewhere (a 32-bit Pi OS) the
+networks run on cv2.dnn, as before: slower, the same answers.
+
+`Net.run(blob, outputs)` is the one call the readers make: an NCHW float32
+blob in, the named outputs (or the first) out.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+RUNTIMES = ("onnxruntime", "cv2.dnn")
+HAVE_ORT = importlib.util.find_spec("onnxruntime") is not None  # imported when a network loads (~0.25 s)
+
+
+def default_runtime() -> str:
+    return "onnxruntime" if HAVE_ORT else "cv2.dnn"
+
+
+class Net:
+    """One network, loaded from a file or ONNX bytes.
+
+    `runtime`: "onnxruntime" or "cv2.dnn" (default: onnxruntime when it is
+    installed). `classic`: on cv2.dnn, OpenCV 5's classic engine (1.8-2 times
+    faster on the crop networks than its new one; OpenCV 4 has only that).
+    onnxruntime uses as many threads as OpenCV is set to (cv2.setNumThreads),
+    read when the network is loaded, never spins waiting for work (the
+    station's web server shares the Pi's cores) and keeps no memory arena.
+    """
+
+    def __init__(self, model: str | Path | bytes, runtime: str | None = None, classic: bool = False):
+        self.runtime = runtime or default_runtime()
+        if self.runtime not in RUNTIMES:
+            raise ValueError(f"unknown runtime {self.runtime!r} (one of {', '.join(RUNTIMES)})")
+        if self.runtime == "onnxruntime":
+            if not HAVE_ORT:
+                raise RuntimeError("onnxruntime is not installed")
+            import onnxruntime as ort
+
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = max(1, cv2.getNumThreads())
+            opts.inter_op_num_threads = 1
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            opts.log_severity_level = 3  # errors only
+            # no memory arena: it kept ~25 MB resident and the reads were no faster
+            # (bench/bench_memory.py, bench/bench_read.py)
+            opts.enable_cpu_mem_arena = False
+            opts.enable_mem_pattern = False
+            src = model if isinstance(model, bytes) else str(model)
+            self._sess = ort.InferenceSession(src, opts, providers=["CPUExecutionProvider"])
+            self._input = self._sess.get_inputs()[0].name
+        else:
+            data = np.frombuffer(model, np.uint8) if isinstance(model, bytes) else str(model)
+            engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None) if classic else None
+            self._net = (cv2.dnn.readNetFromONNX(data) if engine is None
+                         else cv2.dnn.readNetFromONNX(data, engine))
+
+    def run(self, blob: np.ndarray, outputs: list[str] | None = None) -> list[np.ndarray]:
+        """The outputs named (all of them in the model's order when None) for
+        an NCHW float32 blob."""
+        if self.runtime == "onnxruntime":
+            return self._sess.run(outputs, {self._input: blob})
+        self._net.setInput(blob)
+        if outputs is None:
+            return [self._net.forward()]
+        return list(self._net.forward(outputs))
