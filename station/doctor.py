@@ -190,6 +190,29 @@ def check_dice_set(cfg: Config) -> Check:
     return Check("dice set", OK, f"reads with the taught set {reader.in_use!r}")
 
 
+def check_networks(cfg: Config) -> Check:
+    """The reader's networks (vision/models): there, loading, and what runs them."""
+    if cfg.read.reader != "vision":
+        return Check("networks", OK, f"read.reader is {cfg.read.reader!r}: no networks used")
+    from vision import learned
+
+    if not learned.models_present():
+        return Check("networks", WARN, "the d6 networks (vision/models) are missing: the classical "
+                     "reader reads, slower and less surely", "install the station again (systemd/install.sh)")
+    try:
+        models = learned.load_models()
+    except Exception as exc:  # a damaged file: each runtime raises its own error
+        return Check("networks", FAIL, f"the d6 networks do not load: {type(exc).__name__}: {exc}",
+                     "install the station again (systemd/install.sh)")
+    if models.classifier.runtime != "onnxruntime":
+        return Check("networks", WARN, "run by OpenCV's dnn (onnxruntime is not installed): reads "
+                     "take about twice as long", "on a 64-bit OS: /opt/dicestation/.venv/bin/pip install "
+                     "onnxruntime, then restart the station")
+    import onnxruntime
+
+    return Check("networks", OK, f"run by onnxruntime {onnxruntime.__version__}")
+
+
 def run_checks(config_path: str | None, *, camera_factory=None, pin_factory=None,
                wait_s: float = BUTTON_WAIT_S, env: dict[str, str] | None = None,
                model_file: Path = PI_MODEL_FILE, limits: StorageLimits | None = None,
@@ -210,5 +233,6 @@ def run_checks(config_path: str | None, *, camera_factory=None, pin_factory=None
     done(check_camera(cfg, camera_factory))
     done(check_button(cfg, wait_s=wait_s, pin_factory=pin_factory, say=say))
     done(check_calibration(cfg))
+    done(check_networks(cfg))
     done(check_dice_set(cfg))
     return results

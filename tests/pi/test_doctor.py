@@ -53,6 +53,7 @@ def test_a_healthy_laptop_set_up(tmp_path, factory):
     assert "a 160x120 frame" in results["camera"].detail
     assert any("press the button now" in line for line in out)
     assert results["calibration"].status == WARN and "Calibrate" in results["calibration"].fix
+    assert results["networks"].status == OK and "onnxruntime" in results["networks"].detail
 
 
 def test_each_failure_says_what_to_do(tmp_path, factory):
@@ -120,3 +121,31 @@ def test_the_dice_set_in_use_is_told_and_one_that_no_longer_loads_warns(tmp_path
     choice.write_text(json.dumps({"profile": "gone"}))  # its folder was deleted
     check = check_dice_set(cfg)
     assert check.status == WARN and "gone" in check.detail and "teach" in check.fix
+
+
+def test_networks_on_the_slower_runtime_say_how_to_speed_up(tmp_path, monkeypatch):
+    """Where onnxruntime is missing the station still reads (cv2.dnn), and the
+    doctor says reads are slower and how to install it."""
+    from station.config import load_config
+    from station.doctor import check_networks
+    from vision import learned, onnxnet
+
+    if not learned.models_present():
+        pytest.skip("no bundled models")
+    monkeypatch.setattr(onnxnet, "HAVE_ORT", False)
+    learned.load_models.cache_clear()
+    try:
+        check = check_networks(load_config(write_config(tmp_path)))
+    finally:
+        learned.load_models.cache_clear()
+    assert check.status == WARN and "OpenCV" in check.detail and "pip install onnxruntime" in check.fix
+
+
+def test_missing_networks_are_named(tmp_path, monkeypatch):
+    from station.config import load_config
+    from station.doctor import check_networks
+    from vision import learned
+
+    monkeypatch.setattr(learned, "models_present", lambda *a: False)
+    check = check_networks(load_config(write_config(tmp_path)))
+    assert check.status == WARN and "vision/models" in check.detail and "install" in check.fix
