@@ -30,7 +30,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("Reader alone: ms per read_dice and numpy peak", [PY, "bench/bench_read.py", *runs]),
         ("Press -> stored event -> page, by frame size and dice count",
          [PY, "bench/bench_latency.py", *(["--runs", "3"] if quick else ["--runs", "9"])]),
-        ("OpenCV's dnn engines on the bundled networks", [PY, "bench/bench_engines.py"]),
+        ("The networks on onnxruntime and OpenCV's dnn engines", [PY, "bench/bench_engines.py"]),
         ("Numeral dice, untaught and taught: ms per read and per die",
          [PY, "bench/bench_kinds.py", *(["--runs", "1", "--scenes", "3"] if quick else [])]),
         ("Where a read spends its time (2 MP, 20 dice)", [PY, "bench/bench_profile.py", *runs]),
