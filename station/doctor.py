@@ -204,6 +204,11 @@ def check_networks(cfg: Config) -> Check:
     except Exception as exc:  # a damaged file: each runtime raises its own error
         return Check("networks", FAIL, f"the d6 networks do not load: {type(exc).__name__}: {exc}",
                      "install the station again (systemd/install.sh)")
+    if models.classifier.fallback:
+        return Check("networks", WARN, f"run by OpenCV's dnn: onnxruntime cannot run them "
+                     f"({models.classifier.fallback}); reads take about twice as long",
+                     "/opt/dicestation/.venv/bin/pip install --force-reinstall onnxruntime, then "
+                     "restart the station")
     if models.classifier.runtime != "onnxruntime":
         return Check("networks", WARN, "run by OpenCV's dnn (onnxruntime is not installed): reads "
                      "take about twice as long", "on a 64-bit OS: /opt/dicestation/.venv/bin/pip install "

@@ -15,12 +15,14 @@ blob in, the named outputs (or the first) out.
 from __future__ import annotations
 
 import importlib.util
+import logging
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 RUNTIMES = ("onnxruntime", "cv2.dnn")
+log = logging.getLogger(__name__)
 HAVE_ORT = importlib.util.find_spec("onnxruntime") is not None  # imported when a network loads (~0.25 s)
 
 
@@ -37,30 +39,29 @@ class Net:
     onnxruntime uses as many threads as OpenCV is set to (cv2.setNumThreads),
     read when the network is loaded, never spins waiting for work (the
     station's web server shares the Pi's cores) and keeps no memory arena.
+    Where onnxruntime is installed but cannot run the network (the default
+    runtime only), cv2.dnn runs it and `fallback` says why.
     """
 
     def __init__(self, model: str | Path | bytes, runtime: str | None = None, classic: bool = False):
+        if runtime is not None and runtime not in RUNTIMES:
+            raise ValueError(f"unknown runtime {runtime!r} (one of {', '.join(RUNTIMES)})")
         self.runtime = runtime or default_runtime()
-        if self.runtime not in RUNTIMES:
-            raise ValueError(f"unknown runtime {self.runtime!r} (one of {', '.join(RUNTIMES)})")
+        self.fallback = ""  # why onnxruntime, installed, was not used (the default runtime only)
         if self.runtime == "onnxruntime":
-            if not HAVE_ORT:
-                raise RuntimeError("onnxruntime is not installed")
-            import onnxruntime as ort
-
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = max(1, cv2.getNumThreads())
-            opts.inter_op_num_threads = 1
-            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            opts.log_severity_level = 3  # errors only
-            # no memory arena: it kept ~25 MB resident and the reads were no faster
-            # (bench/bench_memory.py, bench/bench_read.py)
-            opts.enable_cpu_mem_arena = False
-            opts.enable_mem_pattern = False
-            src = model if isinstance(model, bytes) else str(model)
-            self._sess = ort.InferenceSession(src, opts, providers=["CPUExecutionProvider"])
-            self._input = self._sess.get_inputs()[0].name
-        else:
+            try:
+                self._sess = _ort_session(model)
+            except Exception as exc:  # onnxruntime's own errors have no common base class
+                if runtime is not None:
+                    raise
+                # installed but unusable here (a broken install, a wheel for another CPU):
+                # OpenCV reads the same file, slower
+                self.fallback = f"{type(exc).__name__}: {exc}"
+                self.runtime = "cv2.dnn"
+                log.warning("onnxruntime cannot run a network (%s); OpenCV's dnn runs it", self.fallback)
+            else:
+                self._input = self._sess.get_inputs()[0].name
+        if self.runtime == "cv2.dnn":
             data = np.frombuffer(model, np.uint8) if isinstance(model, bytes) else str(model)
             engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None) if classic else None
             self._net = (cv2.dnn.readNetFromONNX(data) if engine is None
@@ -75,3 +76,21 @@ class Net:
         if outputs is None:
             return [self._net.forward()]
         return list(self._net.forward(outputs))
+
+
+def _ort_session(model: str | Path | bytes):
+    if not HAVE_ORT:
+        raise RuntimeError("onnxruntime is not installed")
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = max(1, cv2.getNumThreads())
+    opts.inter_op_num_threads = 1
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.log_severity_level = 3  # errors only
+    # no memory arena: it kept ~25 MB resident and the reads were no faster
+    # (bench/bench_memory.py, bench/bench_read.py)
+    opts.enable_cpu_mem_arena = False
+    opts.enable_mem_pattern = False
+    src = model if isinstance(model, bytes) else str(model)
+    return ort.InferenceSession(src, opts, providers=["CPUExecutionProvider"])

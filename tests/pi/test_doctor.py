@@ -149,3 +149,23 @@ def test_missing_networks_are_named(tmp_path, monkeypatch):
     monkeypatch.setattr(learned, "models_present", lambda *a: False)
     check = check_networks(load_config(write_config(tmp_path)))
     assert check.status == WARN and "vision/models" in check.detail and "install" in check.fix
+
+
+def test_an_onnxruntime_that_cannot_run_is_named(tmp_path, monkeypatch):
+    from station.config import load_config
+    from station.doctor import check_networks
+    from vision import learned, onnxnet
+
+    if not learned.models_present() or not onnxnet.HAVE_ORT:
+        pytest.skip("no bundled models or no onnxruntime")
+
+    def broken(model):
+        raise RuntimeError("Illegal instruction")
+
+    monkeypatch.setattr(onnxnet, "_ort_session", broken)
+    learned.load_models.cache_clear()
+    try:
+        check = check_networks(load_config(write_config(tmp_path)))
+    finally:
+        learned.load_models.cache_clear()
+    assert check.status == WARN and "Illegal instruction" in check.detail and "reinstall" in check.fix

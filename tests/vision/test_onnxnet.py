@@ -64,3 +64,22 @@ def test_an_unknown_runtime_is_named():
     with pytest.raises(ValueError, match="unknown runtime 'tflite'"):
         Net(MODELS / "dice_cls.onnx", "tflite")
 
+
+
+@pytest.mark.skipif(not HAVE_ORT, reason="onnxruntime not installed")
+def test_an_onnxruntime_that_cannot_run_falls_back_to_opencv(monkeypatch, caplog):
+    """A broken onnxruntime (a wheel for another CPU) must not stop the
+    station: by default OpenCV runs the network, with the same outputs, and
+    says why; asked for by name, onnxruntime's error is raised."""
+    def broken(model):
+        raise RuntimeError("Illegal instruction in the CPU provider")
+
+    monkeypatch.setattr(onnxnet, "_ort_session", broken)
+    blob = _crops()
+    net = Net(MODELS / "dice_cls.onnx")
+    assert net.runtime == "cv2.dnn" and "Illegal instruction" in net.fallback
+    assert "OpenCV's dnn runs it" in caplog.text
+    ref = Net(MODELS / "dice_cls.onnx", "cv2.dnn").run(blob)[0]
+    assert np.array_equal(net.run(blob)[0], ref)
+    with pytest.raises(RuntimeError, match="Illegal instruction"):
+        Net(MODELS / "dice_cls.onnx", "onnxruntime")
