@@ -11,6 +11,7 @@ import os
 import secrets
 import signal
 import sys
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,10 @@ def serve(station: Station, config: Config, *, host: str, port: int, keyboard: b
         print(f"dicestation: GM token for this run: {token}", flush=True)
     if keys:
         print("dicestation: press Enter to read the dice", flush=True)
+
+    warm_up = getattr(station.reader, "warm_up", None)
+    if warm_up is not None:  # the networks load while the pages connect, not at the first press
+        threading.Thread(target=warm_up, name="reader warm-up", daemon=True).start()
 
     def stop(signum, frame):  # systemd stops with SIGTERM
         raise KeyboardInterrupt

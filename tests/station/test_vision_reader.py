@@ -3,7 +3,8 @@
 - station.vision_reader.VisionReader: the chosen profile is used, survives a
   restart, a bad choice is refused and changes nothing, a choice that can no
   longer be loaded is reported and ignored;
-- station.Station tells a reader that wants them the kinds of the next throw.
+- station.Station tells a reader that wants them the kinds of the next throw;
+- the reader warms up (loads every network) before the first press.
 """
 
 from __future__ import annotations
@@ -104,3 +105,33 @@ def test_the_station_tells_the_reader_the_kinds_of_the_next_throw(tmp_path):
         st.wait_idle()
         st.close()
         store.close()
+
+
+@needs_net
+def test_after_the_warm_up_the_first_read_loads_nothing(tmp_path, monkeypatch):
+    """The station warms its reader up when it starts (station.server.serve):
+    the first press at the table then loads no network (on a Pi that is a
+    second or more of waiting)."""
+    from vision import learned, onnxnet
+
+    made = []
+    real_init = onnxnet.Net.__init__
+
+    def counting(self, *args, **kwargs):
+        made.append(args[0] if args else kwargs.get("model"))
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(onnxnet.Net, "__init__", counting)
+    learned.load_models.cache_clear()
+    faces.load_net.cache_clear()
+    try:
+        reader = VisionReader(tmp_path)
+        assert reader.warm_up() > 0
+        assert len(made) >= 5  # detector, two classifiers, the lean and the face networks
+        made.clear()
+        frame = cv2.imread(str(sorted((FIX / "eval").glob("*.jpg"))[0]))
+        assert reader(frame).dice  # numerals: the face network reads them
+        assert made == []
+    finally:
+        learned.load_models.cache_clear()
+        faces.load_net.cache_clear()
