@@ -123,37 +123,41 @@ def test_the_dice_set_in_use_is_told_and_one_that_no_longer_loads_warns(tmp_path
     assert check.status == WARN and "gone" in check.detail and "teach" in check.fix
 
 
+def networks_check(tmp_path):
+    """doctor's networks check, with the networks loaded afresh (and the cache
+    cleared again after: later tests load the real ones)."""
+    from station.config import load_config
+    from station.doctor import check_networks
+    from vision import learned
+
+    learned.load_models.cache_clear()
+    try:
+        return check_networks(load_config(write_config(tmp_path)))
+    finally:
+        learned.load_models.cache_clear()
+
+
 def test_networks_on_the_slower_runtime_say_how_to_speed_up(tmp_path, monkeypatch):
     """Where onnxruntime is missing the station still reads (cv2.dnn), and the
     doctor says reads are slower and how to install it."""
-    from station.config import load_config
-    from station.doctor import check_networks
     from vision import learned, onnxnet
 
     if not learned.models_present():
         pytest.skip("no bundled models")
     monkeypatch.setattr(onnxnet, "HAVE_ORT", False)
-    learned.load_models.cache_clear()
-    try:
-        check = check_networks(load_config(write_config(tmp_path)))
-    finally:
-        learned.load_models.cache_clear()
+    check = networks_check(tmp_path)
     assert check.status == WARN and "OpenCV" in check.detail and "pip install onnxruntime" in check.fix
 
 
 def test_missing_networks_are_named(tmp_path, monkeypatch):
-    from station.config import load_config
-    from station.doctor import check_networks
     from vision import learned
 
     monkeypatch.setattr(learned, "models_present", lambda *a: False)
-    check = check_networks(load_config(write_config(tmp_path)))
+    check = networks_check(tmp_path)
     assert check.status == WARN and "vision/models" in check.detail and "install" in check.fix
 
 
 def test_an_onnxruntime_that_cannot_run_is_named(tmp_path, monkeypatch):
-    from station.config import load_config
-    from station.doctor import check_networks
     from vision import learned, onnxnet
 
     if not learned.models_present() or not onnxnet.HAVE_ORT:
@@ -163,9 +167,5 @@ def test_an_onnxruntime_that_cannot_run_is_named(tmp_path, monkeypatch):
         raise RuntimeError("Illegal instruction")
 
     monkeypatch.setattr(onnxnet, "_ort_session", broken)
-    learned.load_models.cache_clear()
-    try:
-        check = check_networks(load_config(write_config(tmp_path)))
-    finally:
-        learned.load_models.cache_clear()
+    check = networks_check(tmp_path)
     assert check.status == WARN and "Illegal instruction" in check.detail and "reinstall" in check.fix
