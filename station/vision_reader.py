@@ -112,7 +112,7 @@ class VisionReader:
             return read_dice(frame_bgr, profile, game_kinds=game_kinds)
 
     def warm_up(self) -> float:
-        """Load the networks and read one blank tray, the seconds it took. The
+        """Load the networks and read two drawn dice, the seconds it took. The
         first read pays for both (~0.4 s on this machine, 3-4 times that on a
         Pi): the station warms up when it starts, so that the first press at
         the table is as quick as the others."""

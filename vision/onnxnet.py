@@ -2,14 +2,14 @@
 
 Every network of vision/models (the detector, the crop classifiers, the lean
 network, the face network) is small, and most of a read's time is spent in
-them. onnxruntime runs them 1.4-2.5 times faster than OpenCV's dnn module on
+them. onnxruntime runs them 1.2-2.9 times faster than OpenCV's dnn module on
 one core (bench/bench_engines.py), with the same outputs within 1e-4; it is
 a dependency of the package on the machines it has wheels for (x86-64 and
 64-bit ARM: a Raspberry Pi on a 64-bit OS). Elsewhere (a 32-bit Pi OS) the
 networks run on cv2.dnn, as before: slower, the same answers.
 
 `Net.run(blob, outputs)` is the one call the readers make: an NCHW float32
-blob in, the named outputs (or the first) out.
+blob in, the named outputs out.
 """
 
 from __future__ import annotations
@@ -68,10 +68,11 @@ class Net:
                          else cv2.dnn.readNetFromONNX(data, engine))
 
     def run(self, blob: np.ndarray, outputs: list[str] | None = None) -> list[np.ndarray]:
-        """The outputs named (all of them in the model's order when None) for
+        """The outputs named (None: the output of a network that has one) for
         an NCHW float32 blob."""
         if self.runtime == "onnxruntime":
-            return self._sess.run(outputs, {self._input: blob})
+            got = self._sess.run(outputs, {self._input: blob})
+            return got if outputs is not None else got[:1]
         self._net.setInput(blob)
         if outputs is None:
             return [self._net.forward()]
