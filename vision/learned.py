@@ -33,6 +33,7 @@ DET_MODEL = MODELS_DIR / "dice_det.onnx"
 CLS_MODEL = MODELS_DIR / "dice_cls.onnx"
 CLS2_MODEL = MODELS_DIR / "dice_cls_medium.onnx"  # optional: a bigger classifier for unsure dice
 LEAN_MODEL = MODELS_DIR / "dice_lean.onnx"  # optional: does an answered die lean or lie on another?
+TOUCH_MODEL = MODELS_DIR / "dice_det_touch.onnx"  # optional: a detector that finds both dice of a touching pair
 
 DET_LONG_PX = 448  # the frame's long side for the detector
 DET_STRIDE = 4  # detector output cell, detector pixels
@@ -149,6 +150,7 @@ class Models:
     classifier: Net
     second: Net | None = None  # looks again at what `classifier` is unsure of
     lean: Net | None = None  # one logit: the die leans (cocked) or lies on another
+    touching: Net | None = None  # the detector fine-tuned on touching dice: its peaks the first missed
 
 
 def models_present(det_path: Path = DET_MODEL, cls_path: Path = CLS_MODEL) -> bool:
@@ -157,16 +159,19 @@ def models_present(det_path: Path = DET_MODEL, cls_path: Path = CLS_MODEL) -> bo
 
 @functools.lru_cache(maxsize=4)
 def load_models(det_path: str = str(DET_MODEL), cls_path: str = str(CLS_MODEL),
-                second_path: str = str(CLS2_MODEL), lean_path: str = str(LEAN_MODEL)) -> Models:
+                second_path: str = str(CLS2_MODEL), lean_path: str = str(LEAN_MODEL),
+                touch_path: str = str(TOUCH_MODEL)) -> Models:
     """The networks, read once per set of paths (cached for the process); the
-    second classifier and the lean network only if their files are there.
+    second classifier, the lean network and the touching-dice detector only
+    if their files are there.
     On cv2.dnn (no onnxruntime) the crop networks run on OpenCV's classic
     engine: on these small networks and batches of 48 px crops it is 1.8-2
     times faster than the new one, the default of OpenCV 5 (the outputs the
     same within 1e-4; bench/bench_engines.py). The detector keeps the
     default: on its one large image the new engine is faster."""
     second, lean = (Net(p, classic=True) if Path(p).is_file() else None for p in (second_path, lean_path))
-    return Models(Net(det_path), Net(cls_path, classic=True), second, lean)
+    touching = Net(touch_path) if Path(touch_path).is_file() else None
+    return Models(Net(det_path), Net(cls_path, classic=True), second, lean, touching)
 
 
 @dataclass(frozen=True)

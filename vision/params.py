@@ -65,6 +65,13 @@ class Params:
     junk_max_score: float = 0.5  # an 'unknown object' peak below this is not refused (tray texture,
     # mostly): only a place for vision.kinds' second look
     dup_sides: float = 0.5  # two peaks nearer than this many sides are one die
+    touch_gate: float = 1.15  # the touching-dice detector looks only at a frame with a peak this many
+    # times the median side (two dice seen as one; a tray of like dice pays nothing; 1.3: 5 of
+    # the rendered tuning sets' 14 more dice lost) ...
+    touch_min_score: float = 0.5  # ... and its peaks this strong are dice too ...
+    touch_min_side: float = 0.75  # ... when at least this many times the first detector's median
+    # side (smaller ones are halves of one die) and not one of its peaks (dup_sides); rendered
+    # tuning sets at 0.5 and no side floor: 2 more dice read wrong, both a die seen as two halves
     max_dice: int = 160  # heat-map peaks looked at, strongest first (a heap of dice has 100)
     side_spread: float = 1.33  # a die's side is kept within this factor of the frame's median
     side_ref_score: float = 0.8  # ... the median of the peaks at least this share of the strongest's

@@ -265,6 +265,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     frame = _as_bgr(frame_bgr)
     models = learned.load_models()
     found, di = learned.detect(models.detector, frame, params.det_min_score, params.max_dice)
+    if models.touching is not None and found:
+        found += touching_peaks(models.touching, frame, found, params)
     t1 = time.perf_counter()
     keep: list[learned.Found] = []
     for f in found:  # strongest first
@@ -377,6 +379,21 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         },
         die_side_px=die_side,
     )
+
+
+def touching_peaks(net, frame: np.ndarray, found: list[learned.Found], params: Params) -> list[learned.Found]:
+    """The touching-dice detector's peaks (>= `touch_min_score`), as big as the
+    first detector's dice (>= `touch_min_side` of their median side), in a
+    frame where a first detector's peak may be two dice (`touch_gate`). The
+    first detector sees two touching dice of one colour as one (a ridge of
+    heat, one peak); this one, fine-tuned on rendered touching dice, finds
+    both, but reads the real sets worse alone: its peaks go after the first
+    detector's, so that the duplicates kept are the first's."""
+    med = float(np.median([f.side_px for f in found]))
+    if not any(f.side_px >= params.touch_gate * med for f in found):
+        return []  # no peak big enough to be two dice
+    more, _ = learned.detect(net, frame, params.touch_min_score, params.max_dice)
+    return [g for g in more if g.side_px >= params.touch_min_side * med]
 
 
 def _d6(k: int, probs: np.ndarray, crop: np.ndarray, centre, outline, light) -> Die:

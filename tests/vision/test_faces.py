@@ -353,7 +353,8 @@ def test_in_a_frame_of_d6_the_scan_reads_two_touching_dice_seen_as_one(monkeypat
 
     assert read_pair(read_dice(frame)) == [3, 3]
     monkeypatch.setattr(kinds, "D6_SCAN_WHY", ())
-    no_pairs = replace(DEFAULT_PARAMS, pair_sides=math.inf)  # nor around a peak as big as two dice
+    # nor around a peak as big as two dice, nor the touching-dice detector (it finds the pair too)
+    no_pairs = replace(DEFAULT_PARAMS, pair_sides=math.inf, touch_gate=math.inf)
     assert read_pair(read_dice(frame, params=no_pairs)) == []
 
 
@@ -373,4 +374,5 @@ def test_the_scan_finds_the_second_of_two_touching_dice_beside_the_first():
         return [sorted(d.value for d in r.dice if math.dist(d.center, o.center) < 12) for o in ones]
 
     assert read_ones() == [[1], [1]]
-    assert sorted(read_ones(replace(DEFAULT_PARAMS, pair_sides=math.inf))) == [[], [1]]
+    # without the scan around a big peak (nor the touching-dice detector, which finds it too)
+    assert sorted(read_ones(replace(DEFAULT_PARAMS, pair_sides=math.inf, touch_gate=math.inf))) == [[], [1]]

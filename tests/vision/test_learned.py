@@ -208,3 +208,28 @@ def test_a_big_dies_crop_is_cut_where_and_as_large_as_asked(centre, side):
     assert (cx, cy) == pytest.approx(((n - 1) / 2, (n - 1) / 2), abs=0.25)
     k = n / (learned.CROP_SIDES * side)
     assert crop.sum() / 215 == pytest.approx(np.pi * (r * k) ** 2, rel=0.08)
+
+
+@pytest.mark.skipif(not HAVE_MODELS, reason="no bundled models")
+def test_touching_detector_is_optional(tmp_path):
+    """The detector for touching dice ships with the station; without its
+    file the station still reads (the first detector's peaks only)."""
+    assert learned.load_models().touching is not None
+    assert learned.load_models(touch_path=str(tmp_path / "absent.onnx")).touching is None
+
+
+@pytest.mark.skipif(not HAVE_MODELS, reason="no bundled models")
+@pytest.mark.parametrize("seed", [8, 28])
+def test_both_dice_of_a_touching_pair_are_read(seed, monkeypatch):
+    """Rendered trays of touching white d6 (calibration.synth, theme
+    `touching`; two seeds where it matters): the first detector sees one die
+    where two touch, the touching-dice detector finds the other, and every
+    die is read right."""
+    from calibration.synth import make_scene
+
+    frame, label = make_scene(seed, (800, 600), ("d6",), "touching")
+    truth = sorted(d["value"] for d in label["dice"])
+    assert sorted(d.value for d in read_dice(frame).dice) == truth
+    without = dataclasses.replace(learned.load_models(), touching=None)
+    monkeypatch.setattr(learned, "load_models", lambda *a, **k: without)
+    assert len(read_dice(frame).dice) == len(truth) - 1
