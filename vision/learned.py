@@ -184,9 +184,10 @@ class Found:
 
 
 def detect(net: Net, frame_bgr: np.ndarray, min_score: float,
-           max_dice: int = 64) -> tuple[list[Found], DetInput]:
-    """Peaks of the detector's heat map (3x3 local maxima above min_score)."""
-    di = det_input(frame_bgr)
+           max_dice: int = 64, di: DetInput | None = None) -> tuple[list[Found], DetInput]:
+    """Peaks of the detector's heat map (3x3 local maxima above min_score);
+    `di`: the frame's detector input, when another detector made it already."""
+    di = di or det_input(frame_bgr)
     out = net.run(blob_of([di.image]))[0][0]  # (4, H/4, W/4): heat, dx, dy, log side
     heat = out[0]
     peaks = (heat >= min_score) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))

@@ -266,13 +266,9 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     models = learned.load_models()
     found, di = learned.detect(models.detector, frame, params.det_min_score, params.max_dice)
     if models.touching is not None and found:
-        found += touching_peaks(models.touching, frame, found, params)
+        found += touching_peaks(models.touching, frame, found, params, di)
     t1 = time.perf_counter()
-    keep: list[learned.Found] = []
-    for f in found:  # strongest first
-        if all(np.hypot(f.center[0] - k.center[0], f.center[1] - k.center[1])
-               > params.dup_sides * min(f.side_px, k.side_px) for k in keep):
-            keep.append(f)
+    keep = _distinct(found, params.dup_sides)
     die_side = found_side(keep, params) if keep else None
     med = die_side or 1.0
     # a weak peak smaller than the frame's dice keeps its own side (a motif of the cloth seen
@@ -381,7 +377,24 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     )
 
 
-def touching_peaks(net, frame: np.ndarray, found: list[learned.Found], params: Params) -> list[learned.Found]:
+def _distinct(found: list[learned.Found], dup_sides: float) -> list[learned.Found]:
+    """The peaks in order, less those nearer than `dup_sides` (of the smaller
+    side) to one kept before them (the first detector's come first, strongest
+    first)."""
+    keep: list[learned.Found] = []
+    xy = np.zeros((len(found), 2))
+    side = np.zeros(len(found))
+    for f in found:
+        n = len(keep)
+        if n == 0 or np.all(np.hypot(f.center[0] - xy[:n, 0], f.center[1] - xy[:n, 1])
+                            > dup_sides * np.minimum(f.side_px, side[:n])):
+            xy[n], side[n] = f.center, f.side_px
+            keep.append(f)
+    return keep
+
+
+def touching_peaks(net, frame: np.ndarray, found: list[learned.Found], params: Params,
+                   di: learned.DetInput | None = None) -> list[learned.Found]:
     """The touching-dice detector's peaks (>= `touch_min_score`), as big as the
     first detector's dice (>= `touch_min_side` of their median side), in a
     frame where a first detector's peak may be two dice (`touch_gate`). The
@@ -392,7 +405,7 @@ def touching_peaks(net, frame: np.ndarray, found: list[learned.Found], params: P
     med = float(np.median([f.side_px for f in found]))
     if not any(f.side_px >= params.touch_gate * med for f in found):
         return []  # no peak big enough to be two dice
-    more, _ = learned.detect(net, frame, params.touch_min_score, params.max_dice)
+    more, _ = learned.detect(net, frame, params.touch_min_score, params.max_dice, di)
     return [g for g in more if g.side_px >= params.touch_min_side * med]
 
 
