@@ -92,6 +92,8 @@ SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
 SCAN_LEAN_P = 0.9  # the scan answers no d6 the lean network gives this much, on its own crop or on a
 # `cocked` refusal beside it (the refusal's: rendered seed 203, faces_w3: at 0.5, 0.9, 0.97 the unreadable dice answered go from 103 to 70,
 # 72, 73 of 243, and 9, 8, 7 readable ones of 1071 are lost; rendered fonts seed 944: 2, 2, 0 of 267)
+TABA_AGREE_P = 0.6  # a taught taba's exemplars and the network's own best face agree: the network's
+TABA_AGREE_P_SCAN = 0.75  # P of it, at least (MIN_P and MIN_P_SCAN less 0.1: two reads agree)
 SCAN_COCKED_MIN_P = 0.93  # a d6 the scan finds within a die's side of a refusal `cocked` needs this
 UNREADABLE = "unreadable"
 COCKED = "cocked"
@@ -440,6 +442,12 @@ class _Taught:
             # exemplars' face (an untaught 30 matches a taught 80's exemplars best)
             doubt = isinstance(ex, Die) and (ex.kind == "taba" or (
                 ex.kind in self.profile.untaught_faces and _net_face(rd.probs, ex.kind) != ex.value))
+            if (isinstance(ex, Die) and ex.kind == "taba" and rd.agree and faces.CLASSES[top] == (ex.kind, ex.value)
+                    and float(rd.probs[top]) >= (TABA_AGREE_P if min_p <= MIN_P else TABA_AGREE_P_SCAN)):
+                # the exemplars' face is the network's best, in both its views, if not sure
+                # enough alone (most often P(none) takes the rest: a taba by the frame's edge
+                # or touching another): two reads agree (rendered tabas, seed 951: 6 more read)
+                doubt = False
             return NOT_READ if doubt else ex
         if isinstance(ex, Die):
             return ex if (ex.kind, ex.value) == (net.kind, net.value) else NOT_READ

@@ -78,6 +78,20 @@ def test_a_tabas_exemplars_alone_never_answer(monkeypatch, net):
     assert d == kinds.NOT_READ
 
 
+def test_a_taba_both_reads_agree_on_is_answered_though_the_network_alone_is_unsure(monkeypatch):
+    """The network's best face, in both its views, at P 0.65 (< MIN_P: alone it would
+    not answer), is the exemplars' face: the taba is answered; the scan's reads need more."""
+    assert kinds.TABA_AGREE_P <= 0.65 < kinds.MIN_P
+    t = _taught(monkeypatch, _die("taba", "hoyo"))
+    d = t.decide(_read(("taba", "hoyo"), p=0.65), BOX)
+    assert isinstance(d, Die) and (d.kind, d.value) == ("taba", "hoyo")
+    assert t.decide(_read(("taba", "hoyo"), p=0.65), BOX, kinds.TAUGHT_MARGIN_SCAN,
+                    kinds.MIN_P_SCAN) == kinds.NOT_READ  # a die found by the scan only
+    assert t.decide(_read(("taba", "hoyo"), p=kinds.TABA_AGREE_P - 0.05), BOX) == kinds.NOT_READ
+    assert t.decide(_read(("taba", "hoyo"), p=0.65, agree=False), BOX) == kinds.NOT_READ
+    assert t.decide(_read(("taba", "liso"), p=0.65), BOX) == kinds.NOT_READ  # another face
+
+
 def test_a_read_below_the_scan_floor_is_not_answered(monkeypatch):
     rd = _read(("d8", 2), p=0.8)
     t = _taught(monkeypatch, kinds.NOT_READ)
