@@ -173,8 +173,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
                                            if len(it.outline) >= 3]) or typical
         taught = _Taught(profile, templates.grey(frame), img_side)
         taught.prepare(reads)
-    if taught is None:
-        reads = _more_views(net, frame, reads)
+    reads = _more_views(net, frame, reads)
     for it, rd in zip(items, reads, strict=True):
         if taught is not None:
             d = taught.decide(rd, it.outline)
@@ -315,8 +314,8 @@ def _more_views(net: faces.FaceNet, frame: np.ndarray, reads: list[_Read]) -> li
     agreeing, UNSURE_MIN_P <= P < MIN_P), read at two more turns (45 and 135
     degrees): where all four views agree, the four-view read replaces the
     two-view one (four views settle what two left open, as for d6 in the
-    reader's last look). Rendered tabas, seed 951: 3 more read untaught, none
-    wrong; numerals are left as they were (on real d6 photos, epanemu and the
+    reader's last look), taught or not. Rendered tabas, seed 951: 3 more read
+    untaught, 1 more taught, none wrong; numerals are left as they were (on real d6 photos, epanemu and the
     autoroller tiles, four views of unsure numerals added 12 extra answers
     and 7 wrong ones)."""
     ask = [i for i, rd in enumerate(reads) if rd.agree and UNSURE_MIN_P <= float(rd.probs.max()) < MIN_P
