@@ -94,7 +94,7 @@ SCAN_LEAN_P = 0.9  # the scan answers no d6 the lean network gives this much, on
 # 72, 73 of 243, and 9, 8, 7 readable ones of 1071 are lost; rendered fonts seed 944: 2, 2, 0 of 267)
 TABA_AGREE_P = 0.6  # a taught taba's exemplars and the network's own best face agree: the network's
 TABA_AGREE_P_SCAN = 0.75  # P of it, at least (MIN_P and MIN_P_SCAN less 0.1: two reads agree)
-UNSURE_MIN_P = 0.5  # an untaught taba read this sure (both views agreeing) is read at two more turns
+UNSURE_MIN_P = 0.5  # a taba read this sure (both views agreeing, < MIN_P) is read at two more turns
 SCAN_COCKED_MIN_P = 0.93  # a d6 the scan finds within a die's side of a refusal `cocked` needs this
 UNREADABLE = "unreadable"
 COCKED = "cocked"
@@ -315,9 +315,9 @@ def _more_views(net: faces.FaceNet, frame: np.ndarray, reads: list[_Read]) -> li
     degrees): where all four views agree, the four-view read replaces the
     two-view one (four views settle what two left open, as for d6 in the
     reader's last look), taught or not. Rendered tabas, seed 951: 3 more read
-    untaught, 1 more taught, none wrong; numerals are left as they were (on real d6 photos, epanemu and the
-    autoroller tiles, four views of unsure numerals added 12 extra answers
-    and 7 wrong ones)."""
+    untaught, 1 more taught, none wrong. Numerals are left as they were: on
+    real d6 photos (epanemu, the autoroller tiles) four views of unsure
+    numerals added 12 extra answers and 7 wrong ones."""
     ask = [i for i, rd in enumerate(reads) if rd.agree and UNSURE_MIN_P <= float(rd.probs.max()) < MIN_P
            and faces.CLASSES[int(rd.probs.argmax())][0] == "taba"]
     if not ask:
