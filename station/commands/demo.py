@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from station.config import CameraConfig, Config
+from station.memory import limit_arenas
 from station.server import build_station, serve
 
 DEMO_GAME = {"game": "red_mans_throw", "players": ["Ana", "Bruno"], "options": {"stake": 5}}
@@ -21,6 +22,7 @@ DEFAULT_DATA = "~/.local/share/dicestation/demo"
 
 
 def run(args: argparse.Namespace) -> int:
+    limit_arenas()  # first, before any thread: a long-running process keeps less memory
     config = replace(
         Config(),
         data=args.data or DEFAULT_DATA,

@@ -7,10 +7,12 @@ import sys
 
 from station.config import load_config
 from station.errors import ConfigError
+from station.memory import limit_arenas
 from station.server import build_station, serve
 
 
 def run(args: argparse.Namespace) -> int:
+    limit_arenas()  # first, before any thread: a long-running process keeps less memory
     try:
         config = load_config(args.config, data=args.data)
     except ConfigError as exc:
