@@ -5,10 +5,11 @@ the station's web threads, the camera thread, the reader and onnxruntime's
 threads each keep freed frames and crops in theirs, and the process's
 resident memory grows with the number of arenas, not with what it uses.
 Two arenas keep it lower at no cost in speed (docs/benchmarks.md, the
-sixteenth session: the 2 MP peak 193 -> 172-176 MB, `bench/bench_memory.py`;
-ms per read the same within the machine's drift, `bench/bench_read.py`).
-A fixed mmap or trim threshold lowered the peak further (145 MB) but made
-reads 1.5-2 times slower, so it is not set.
+sixteenth session: the 2 MP peak 198 -> 168 MB with the tree before and
+after in turn, `bench/bench_memory.py`; press -> page the same within the
+machine's drift, `bench/bench_latency.py`). A fixed mmap or trim threshold
+lowered the peak further (145 MB) but made reads 1.5-2 times slower, and a
+malloc_trim after each press cost 5-7 ms a read: neither is done.
 
 Only the station's own commands (`run`, `demo`) call this, first thing,
 before any thread starts: arenas already made stay. Where the C library is
