@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import os
 
 ARENAS = 2
 M_ARENA_MAX = -8  # glibc's malloc.h
 
 
+@functools.cache
 def _libc() -> ctypes.CDLL | None:
     name = ctypes.util.find_library("c")
     if not name:
