@@ -17,6 +17,8 @@ from calibration.synth_spec import (
     CAMERA_HEIGHT_IN_DICE,
     CASINO_SCALE,
     CASINO_STYLES,
+    CLOSE_UP_CAMERA_IN_DICE,
+    CLOSE_UP_DIE,
     DIE_SIZE_JITTER,
     FELT_BGR,
     PLAIN_STYLES,
@@ -33,6 +35,7 @@ from calibration.synth_spec import (
 PLACEMENT_TRIES = 60
 UNIT_RADIUS_IN_DICE = {"single": 0.8, "pair": 1.35, "cocked": 1.6, "stack": 0.9, "wall": 0.9}
 EDGE_MARGIN_IN_DICE = 1.0  # keep answered dice this far from the image border
+CLOSE_UP_MARGIN_IN_DICE = 1.0  # ... in a close-up, where a die is a fifth of the frame: wholly in it
 GLARE_CHANCE = {"glare": 0.85, "casino": 0.5}
 GLARE_CHANCE_DEFAULT = 0.15
 WALL_BGR = ((30, 30, 30), (60, 90, 130), (200, 200, 200), (40, 50, 70))
@@ -144,6 +147,8 @@ def random_scene_spec(seed: int, size_wh: tuple[int, int] = (1600, 1200),
     theme = theme or str(rng.choice(THEMES))
     w, h = size_wh
     s0 = die_size_px(size_wh, rng)
+    if theme == "closeup":
+        s0 = float(rng.uniform(*CLOSE_UP_DIE) * min(w, h))
     surface = {"wood": "wood", "white": "white", "cloth": "cloth", "printed": "printed"}.get(theme, "felt")
     if theme == "plain" and rng.random() < 0.3:
         surface = str(rng.choice(["wood", "white", "cloth"]))
@@ -160,11 +165,13 @@ def random_scene_spec(seed: int, size_wh: tuple[int, int] = (1600, 1200),
     elif theme == "cool" or rng.random() < 0.15:
         wb = (rng.uniform(1.08, 1.2), 1.0, rng.uniform(0.78, 0.9))
     n = {"single": 1, "crowded": int(rng.integers(14, 21))}.get(theme, int(rng.integers(2, 9)))
+    if theme == "closeup":  # drawn after the others' draws: the other themes' scenes stay as they were
+        n = int(rng.integers(1, 4))
     casino = theme == "casino" or rng.random() < 0.1
     units = ["single"] * n
     extra = {"touching": ["pair", "pair"], "cocked": ["cocked", "wall"], "stacked": ["stack"]}
     units = extra.get(theme, []) + units
-    if theme not in ("single",) and rng.random() < 0.3:
+    if theme not in ("single", "closeup") and rng.random() < 0.3:
         units.insert(0, "pair")
     placed: list[tuple[tuple[float, float], float]] = []
     dice: list[DieSpec] = []
@@ -184,7 +191,8 @@ def random_scene_spec(seed: int, size_wh: tuple[int, int] = (1600, 1200),
             placed.append(((float(spot[0][0]), float(spot[0][1])), s))
         elif unit != "wall":
             r = UNIT_RADIUS_IN_DICE[unit] * s
-            region = _free_region(w, h, tray, EDGE_MARGIN_IN_DICE * s + r * 0.5)
+            margin = CLOSE_UP_MARGIN_IN_DICE * s if theme == "closeup" else EDGE_MARGIN_IN_DICE * s + r * 0.5
+            region = _free_region(w, h, tray, margin)
             m = _place(rng, region, r, placed)
             if m is None:
                 continue
@@ -210,7 +218,8 @@ def random_scene_spec(seed: int, size_wh: tuple[int, int] = (1600, 1200),
     return SceneSpec(
         size_wh=(int(w), int(h)), seed=int(rng.integers(2**31)), surface=surface, felt=felt,
         table_surface=str(rng.choice(["wood", "white", "cloth"])), tray=tray,
-        camera_height_px=float(rng.uniform(*CAMERA_HEIGHT_IN_DICE) * s0),
+        camera_height_px=float(rng.uniform(*(CLOSE_UP_CAMERA_IN_DICE if theme == "closeup"
+                                             else CAMERA_HEIGHT_IN_DICE)) * s0),
         light_azimuth_deg=float(rng.uniform(0, 360)),
         light_elevation_deg=float(rng.uniform(40, 75)),
         shadow_strength=float(rng.uniform(0.25, 0.55)),

@@ -75,7 +75,11 @@ THEMES = (
 )
 # themes drawn only when asked for (`make_scenes.py --themes printed`): the
 # default run's theme of scene i, and so every documented set, stays as it was
-EXTRA_THEMES = ("printed",)  # a tablecloth printed with small dark motifs
+EXTRA_THEMES = ("printed", "closeup")  # a tablecloth printed with small dark motifs; one to
+# three dice photographed close (each CLOSE_UP_DIE of the frame's short side: a phone held
+# over the dice, a camera mounted low)
+CLOSE_UP_DIE = (0.14, 0.3)
+CLOSE_UP_CAMERA_IN_DICE = (9.0, 20.0)  # 15-30 cm over a 16 mm die
 
 
 @dataclass(frozen=True)

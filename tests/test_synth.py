@@ -76,6 +76,19 @@ def test_a_printed_cloth_shows_its_motifs_around_the_dice():
     assert image.tobytes() != plain.tobytes()
 
 
+def test_a_close_up_shows_one_to_three_big_dice_and_is_asked_for_only():
+    short = min(SMALL)
+    for seed in range(6):
+        spec = random_scene_spec(seed, SMALL, theme="closeup")
+        assert 1 <= len(spec.dice) <= 3
+        for d in spec.dice:
+            assert 0.13 * short <= d.size_px <= 0.32 * short
+        _, label = make_scene(seed, SMALL, theme="closeup")
+        assert len(label["dice"]) == len(spec.dice)
+    # the default run's themes stay as they were: a documented set is not changed by it
+    assert "closeup" in EXTRA_THEMES and "closeup" not in THEMES
+
+
 @pytest.mark.parametrize("theme", ["cocked", "stacked", "blur", "outside"])
 def test_refused_dice_are_unreadable_not_answered(theme):
     for seed in range(3):
@@ -136,6 +149,22 @@ def test_committed_fixtures_are_labelled():
         themes.add(path.stem.split("_", 2)[2])
     assert themes == set(THEMES)
     assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 2.2e6
+
+
+@pytest.mark.parametrize("i", [0, 2, 5, 13])
+def test_the_generator_still_draws_the_committed_scenes(i):
+    """A theme added to the generator leaves the others' scenes as they were
+    (the fixtures and every documented tuning set are made from seeds): the
+    committed fixtures' labels come out again (make_scenes.py --seed 3)."""
+    from scripts.make_scenes import SEED_STRIDE
+
+    path = sorted(FIXTURES.glob("scene_*.json"))[i]
+    theme = path.stem.split("_", 2)[2]
+    _, label = make_scene(3 * SEED_STRIDE + i, (800, 600), ("d6",), theme)
+    want = json.loads(path.read_text())
+    assert [(d["value"], d["colour"]) for d in label["dice"]] == [(d["value"], d["colour"]) for d in want["dice"]]
+    for got, old in zip(label["dice"], want["dice"], strict=True):
+        assert got["center"] == pytest.approx(old["center"], abs=0.15)
 
 
 def test_numeral_dice_are_drawn_and_labelled():
