@@ -267,6 +267,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     found, di = learned.detect(models.detector, frame, params.det_min_score, params.max_dice)
     if models.touching is not None and found:
         found += touching_peaks(models.touching, frame, found, params, di)
+    if params.zoom_out > 1 and max(frame.shape[:2]) > learned.CLOSE_UP_MAX_PX:
+        found = with_big_dice(models, frame, found, di, params)
     t1 = time.perf_counter()
     keep = _distinct(found, params.dup_sides)
     die_side = found_side(keep, params) if keep else None
@@ -407,6 +409,165 @@ def touching_peaks(net, frame: np.ndarray, found: list[learned.Found], params: P
         return []  # no peak big enough to be two dice
     more, _ = learned.detect(net, frame, params.touch_min_score, params.max_dice, di)
     return [g for g in more if g.side_px >= params.touch_min_side * med]
+
+
+def with_big_dice(models: learned.Models, frame: np.ndarray, found: list[learned.Found],
+                  di: learned.DetInput, params: Params = DEFAULT_PARAMS) -> list[learned.Found]:
+    """The first look's peaks, with the dice too big for it found: in a
+    photo taken close (a phone held over the dice, a camera mounted low) a
+    die is a fifth of the frame or more, beyond the sizes the detector was
+    trained on; it sees the die's pips as dice, or the die in pieces. The
+    detector looks again at its input shrunk `zoom_out` times; a die it
+    finds there takes the place of the first look's peaks on it
+    (`_replaced_by`). Pips inside a die the first look found whole go too
+    (`_without_pips`)."""
+    found = _without_pips(found, di.scale, params)
+    big = [b for b in _zoomed_out_peaks(models.detector, frame, di, params) if _may_replace(b, found, di.scale, params)]
+    if not big:
+        return found
+    probs, _ = learned.classify(models.classifier, [learned.crop_die(frame, b.center, b.side_px) for b in big])
+    out = list(found)
+    for b, p in zip(big, probs, strict=True):
+        gone = _replaced_by(models.classifier, frame, b, p, out, di.scale, params)
+        if gone is not None:
+            out = [f for f in out if f not in gone] + [b]
+    return out
+
+
+def _zoomed_out_peaks(net, frame: np.ndarray, di: learned.DetInput,
+                      params: Params = DEFAULT_PARAMS) -> list[learned.Found]:
+    """The detector's peaks (>= `big_min_score`) on its input shrunk
+    `zoom_out` times, in a canvas of the input's edges; frame pixels."""
+    z = params.zoom_out
+    h, w = frame.shape[:2]
+    nw, nh = max(1, round(w * di.scale / z)), max(1, round(h * di.scale / z))
+    small = cv2.resize(di.image[: round(h * di.scale), : round(w * di.scale)], (nw, nh),
+                       interpolation=cv2.INTER_AREA)
+    m = learned.DET_MULTIPLE
+    ph, pw = -(-(nh + m) // m) * m, -(-(nw + m) // m) * m
+    top, left = (ph - nh) // 2, (pw - nw) // 2
+    img = cv2.copyMakeBorder(small, top, ph - nh - top, left, pw - nw - left, cv2.BORDER_REPLICATE)
+    zdi = learned.DetInput(img, di.scale / z, (float(left), float(top)))
+    peaks, _ = learned.detect(net, frame, params.big_min_score, params.max_dice, zdi)
+    return [b for b in peaks if min(b.center) >= 0 and b.center[0] < w and b.center[1] < h]
+
+
+def _dice_read(net, frame: np.ndarray, peaks: list[learned.Found], min_prob: float) -> int:
+    """How many of these peaks the classifier reads surely (>= `min_prob`) as a d6 face."""
+    probs, _ = learned.classify(net, [learned.crop_die(frame, f.center, f.side_px) for f in peaks])
+    return int(sum(int(p.argmax()) < 6 and p.max() >= min_prob for p in probs))
+
+
+def _may_replace(big: learned.Found, found: list[learned.Found], det_scale: float,
+                 params: Params = DEFAULT_PARAMS) -> bool:
+    """Could `_replaced_by` put in this peak found zoomed out (its size and
+    place alone)? Most are the first look's dice found again: they are not
+    looked at further."""
+    if big.side_px * det_scale >= params.big_det_px:
+        return True
+    inside = [f.side_px for f in found
+              if max(abs(f.center[0] - big.center[0]), abs(f.center[1] - big.center[1])) < 0.5 * big.side_px]
+    return not inside or big.side_px >= params.big_sides * float(np.median(inside))
+
+
+def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, found: list[learned.Found],
+                 det_scale: float, params: Params = DEFAULT_PARAMS) -> list[learned.Found] | None:
+    """The first look's peaks a die found zoomed out takes the place of
+    (maybe none: a die it missed), or None when it is not put in at all.
+
+    - Read as a d6 face (>= `big_min_prob`) and `big_det_px` or more in the
+      detector's input (beyond what the first look finds whole), it takes
+      the peaks nearer than `big_reach` of its side: its pips and pieces;
+      not when two of them are dice of their own (`_two_dice`), or when one
+      peak there is the die found whole (>= `whole_share` of its side: an
+      oblique die, whose big peak takes in its side face too).
+    - Otherwise it takes the peaks in its square when it is `big_sides`
+      times their median side (they are its pips: none of them read as a
+      d6 face at `pip_not_die_p`) and read as a d6 face, or when no peak
+      lies within its side (a die the first look missed).
+    Either way the middle of its square must be one die's body
+    (`_one_die_body`): a group of dice seen as one is not."""
+    sure = int(probs.argmax()) < 6 and probs.max() >= params.big_min_prob
+
+    def within(sides: float) -> list[learned.Found]:
+        return [f for f in found if max(abs(f.center[0] - big.center[0]), abs(f.center[1] - big.center[1]))
+                < sides * big.side_px]
+
+    if sure and big.side_px * det_scale >= params.big_det_px:
+        near = within(params.big_reach)
+        whole = len(near) == 1 and near[0].side_px >= params.whole_share * big.side_px
+        if not whole and not _two_dice(near, big.side_px, params):
+            return near if _one_die_body(frame, big, near, params) else None
+    inside = within(0.5)
+    if inside and big.side_px < params.big_sides * float(np.median([f.side_px for f in inside])):
+        return None  # the first look found this die (or these dice) as big
+    if len(inside) >= 2 and _dice_read(net, frame, inside, params.pip_not_die_p):
+        return None  # a small die read surely among them: a heap of dice, not a die's pips
+    if not _one_die_body(frame, big, inside, params):
+        return None
+    missed = not any(np.hypot(f.center[0] - big.center[0], f.center[1] - big.center[1]) < big.side_px
+                     for f in found)
+    return inside if sure or missed else None
+
+
+def _two_dice(peaks: list[learned.Found], big_side: float, params: Params = DEFAULT_PARAMS) -> bool:
+    """Are two of the first look's peaks in a big peak's square dice of their
+    own (each at least `pair_min_share` of the big one's side, their centres
+    at least `pair_apart` of the smaller's side apart)? Touching dice seen as
+    one big die; the pieces the first look makes of a die too big for it lie
+    on top of each other."""
+    dice = [f for f in peaks if f.side_px >= params.pair_min_share * big_side]
+    return any(np.hypot(f.center[0] - g.center[0], f.center[1] - g.center[1])
+               >= params.pair_apart * min(f.side_px, g.side_px)
+               for i, f in enumerate(dice) for g in dice[i + 1:])
+
+
+def _without_pips(found: list[learned.Found], det_scale: float,
+                  params: Params = DEFAULT_PARAMS) -> list[learned.Found]:
+    """The peaks but those smaller than `pip_peak_ratio` of another, itself
+    at least `big_det_px` in the detector's input, whose square holds them
+    (nearer its centre than `pip_peak_sides` of its side): a big die's pips,
+    seen as dice too (two dice lying flat cannot be one inside the other's
+    top face; a peak over a heap of small dice is smaller than that)."""
+    if len(found) < 2:
+        return found
+    xy = np.array([f.center for f in found], np.float64)
+    side = np.array([f.side_px for f in found])
+    cheb = np.abs(xy[:, None, :] - xy[None, :, :]).max(axis=2)  # (i, j)
+    inside = ((side[:, None] < params.pip_peak_ratio * side[None, :]) & (cheb < params.pip_peak_sides * side[None, :])
+              & (side[None, :] * det_scale >= params.big_det_px))
+    return [f for f, pip in zip(found, inside.any(axis=1), strict=True) if not pip]
+
+
+def _one_die_body(frame: np.ndarray, big: learned.Found, inside: list[learned.Found],
+                  params: Params = DEFAULT_PARAMS) -> bool:
+    """Is the middle of a big peak's square, less discs round the small
+    peaks inside it, one die's body? Unlike the ring just outside the square
+    (Lab distance of the medians >= `big_body_dist`: tray lies between the
+    dice of a group) and of one colour (`big_one_share` of it within
+    `big_one_colour` of its median: a heap of dice of many colours is no
+    die)."""
+    x, y, s = big.center[0], big.center[1], big.side_px
+    r = int(np.ceil(0.9 * s))
+    step = max(1, round(s / 64))  # every step-th pixel: at most ~120 across, as good for medians
+    x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+    patch = frame[y0: int(y) + r + 1: step, x0: int(x) + r + 1: step]
+    if patch.size == 0:
+        return False
+    yy, xx = np.mgrid[y0: y0 + step * patch.shape[0]: step, x0: x0 + step * patch.shape[1]: step]
+    cheb = np.maximum(np.abs(xx - x), np.abs(yy - y))
+    body = cheb < 0.4 * s
+    for f in inside:
+        if f.side_px < params.pip_share * s:  # a pip seen as a die (not a piece of the die)
+            body &= np.hypot(xx - f.center[0], yy - f.center[1]) > 0.6 * f.side_px
+    ring = (cheb > 0.65 * s) & (cheb < 0.9 * s)
+    if body.sum() < 16 or ring.sum() < 16:
+        return False
+    lab = cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2Lab).astype(np.float32)
+    mid = np.median(lab[body], axis=0)
+    if float(np.linalg.norm(mid - np.median(lab[ring], axis=0))) < params.big_body_dist:
+        return False
+    return float(np.mean(np.linalg.norm(lab[body] - mid, axis=1) < params.big_one_colour)) >= params.big_one_share
 
 
 def _d6(k: int, probs: np.ndarray, crop: np.ndarray, centre, outline, light) -> Die:

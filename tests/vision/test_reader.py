@@ -6,7 +6,8 @@ import pytest
 
 from tests.vision.drawing import draw_die, tray
 from vision import BadFrame, Reading, read_dice
-from vision.reader import _without_side_faces
+from vision.learned import Found
+from vision.reader import _one_die_body, _two_dice, _without_pips, _without_side_faces
 from vision.types import Die
 
 FELTS = {"green": (60, 110, 40), "blue": (120, 60, 30), "white": (225, 225, 225),
@@ -156,3 +157,46 @@ def test_a_dies_side_face_seen_obliquely_is_not_a_second_die():
     twin = _square_die(6, (300, 230), 80)  # as big, a little closer than touching (a pair)
     got = _without_side_faces([top, side_face, touching_small, twin], frame_side=80)
     assert [d.value for d in got] == [1, 3, 6]
+
+
+def test_a_big_dies_pips_seen_as_dice_are_left_out():
+    """Close up, the detector sees a die's pips as small dice too: a peak
+    inside a much bigger one's square is its pip. A smaller die beside a big
+    one, and two peaks of about one size, stay."""
+    die = Found((300.0, 300.0), 200.0, 0.9)
+    pips = [Found((300.0 + dx, 300.0 + dy), 40.0, 0.7) for dx, dy in ((-55, -55), (0, 0), (55, 55))]
+    beside = Found((460.0, 300.0), 80.0, 0.8)  # touching the big one, its centre outside its square
+    twin = Found((330.0, 300.0), 150.0, 0.5)  # a second peak of the big die: not a pip
+    got = _without_pips([die, *pips, beside, twin], det_scale=0.5)  # the die 100 px in the detector's input
+    assert got == [die, beside, twin]
+    # a peak as big as a heap of small dice, at the sizes the first look finds whole: they stay
+    assert _without_pips([die, *pips], det_scale=0.25) == [die, *pips]
+
+
+def test_two_dice_of_their_own_inside_a_big_peak_are_told_from_a_dies_pieces():
+    touching = [Found((250.0, 300.0), 100.0, 0.8), Found((352.0, 300.0), 100.0, 0.8)]
+    pieces = [Found((300.0, 300.0), 190.0, 0.5), Found((310.0, 320.0), 170.0, 0.4)]  # on top of each other
+    pips = [Found((250.0, 250.0), 40.0, 0.7), Found((350.0, 350.0), 40.0, 0.7)]  # too small to be dice
+    assert _two_dice(touching, 200.0)
+    assert not _two_dice(pieces, 200.0)
+    assert not _two_dice(pips, 200.0)
+
+
+def test_a_big_peak_is_one_die_only_where_one_dies_body_lies_between_its_pips():
+    """The middle of a big peak's square (less its pips) is one die's body:
+    unlike the tray around it and of one colour. Three small dice on the
+    felt (felt between them) are not, nor a heap of dice of many colours."""
+    big = Found((320.0, 240.0), 200.0, 0.9)
+    one = tray(640, 480)
+    draw_die(one, (320, 240), 200, 3, angle_deg=15, body_bgr=(40, 40, 200), pip_bgr=(240, 240, 240))
+    pips = [Found((320.0 + d, 240.0 + d), 36.0, 0.7) for d in (-54, 0, 54)]
+    assert _one_die_body(one, big, pips)
+    group = tray(640, 480)
+    for c in ((260, 180), (380, 200), (320, 300)):
+        draw_die(group, c, 50, 2, body_bgr=(245, 245, 245))
+    assert not _one_die_body(group, big, [Found((260.0, 180.0), 50.0, 0.8), Found((380.0, 200.0), 50.0, 0.8)])
+    heap = tray(640, 480)
+    for (x, y), body in zip(((270, 190), (370, 190), (270, 290), (370, 290)),
+                            ((40, 40, 200), (200, 60, 30), (40, 200, 230), (245, 245, 245)), strict=True):
+        draw_die(heap, (x, y), 98, 1, body_bgr=body)
+    assert not _one_die_body(heap, big, [])
