@@ -488,15 +488,18 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
     Either way the middle of its square must be one die's body
     (`_one_die_body`): a group of dice seen as one is not."""
     sure = int(probs.argmax()) < 6 and probs.max() >= params.big_min_prob
+    other = int(probs.argmax()) == learned.OTHER and probs.max() >= params.big_other_p  # a d8, a d10, ...
 
     def within(sides: float) -> list[learned.Found]:
         return [f for f in found if max(abs(f.center[0] - big.center[0]), abs(f.center[1] - big.center[1]))
                 < sides * big.side_px]
 
-    if sure and big.side_px * det_scale >= params.big_det_px:
+    if (sure or other) and big.side_px * det_scale >= params.big_det_px:
         near = within(params.big_reach)
         whole = len(near) == 1 and near[0].side_px >= params.whole_share * big.side_px
-        if not whole and not _two_dice(near, big.side_px, params):
+        pieces = [f for f in near if f.side_px >= params.pip_peak_ratio * big.side_px]
+        if not whole and not _two_dice(near, big.side_px, params) and not (other and (
+                not pieces or _dice_read(net, frame, near, params.pip_not_die_p))):
             return near if _one_die_body(frame, big, near, params) else None
     inside = within(0.5)
     if inside and big.side_px < params.big_sides * float(np.median([f.side_px for f in inside])):
