@@ -480,7 +480,11 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
       the peaks nearer than `big_reach` of its side: its pips and pieces;
       not when two of them are dice of their own (`_two_dice`), or when one
       peak there is the die found whole (>= `whole_share` of its side: an
-      oblique die, whose big peak takes in its side face too).
+      oblique die, whose big peak takes in its side face too). Read as no
+      d6 at all (`big_other_p`: a d8, a d10 close up, which `vision.kinds`
+      then reads whole), only when one of those peaks is a piece of it (at
+      least `pip_peak_ratio` of its side: not a group of small dice) and
+      none is read as a d6 face at `pip_not_die_p`.
     - Otherwise it takes the peaks in its square when it is `big_sides`
       times their median side (they are its pips: none of them read as a
       d6 face at `pip_not_die_p`) and read as a d6 face, or when no peak
