@@ -465,9 +465,14 @@ def _may_replace(big: learned.Found, found: list[learned.Found], det_scale: floa
     looked at further."""
     if big.side_px * det_scale >= params.big_det_px:
         return True
-    inside = [f.side_px for f in found
-              if max(abs(f.center[0] - big.center[0]), abs(f.center[1] - big.center[1])) < 0.5 * big.side_px]
-    return not inside or big.side_px >= params.big_sides * float(np.median(inside))
+    inside = _in_square(found, big, 0.5)
+    return not inside or big.side_px >= params.big_sides * float(np.median([f.side_px for f in inside]))
+
+
+def _in_square(found: list[learned.Found], big: learned.Found, sides: float) -> list[learned.Found]:
+    """The peaks nearer a big peak's centre than `sides` of its side, along x and along y."""
+    return [f for f in found if max(abs(f.center[0] - big.center[0]), abs(f.center[1] - big.center[1]))
+            < sides * big.side_px]
 
 
 def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, found: list[learned.Found],
@@ -493,19 +498,14 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
     (`_one_die_body`): a group of dice seen as one is not."""
     sure = int(probs.argmax()) < 6 and probs.max() >= params.big_min_prob
     other = int(probs.argmax()) == learned.OTHER and probs.max() >= params.big_other_p  # a d8, a d10, ...
-
-    def within(sides: float) -> list[learned.Found]:
-        return [f for f in found if max(abs(f.center[0] - big.center[0]), abs(f.center[1] - big.center[1]))
-                < sides * big.side_px]
-
     if (sure or other) and big.side_px * det_scale >= params.big_det_px:
-        near = within(params.big_reach)
+        near = _in_square(found, big, params.big_reach)
         whole = len(near) == 1 and near[0].side_px >= params.whole_share * big.side_px
         pieces = [f for f in near if f.side_px >= params.pip_peak_ratio * big.side_px]
         if not whole and not _two_dice(near, big.side_px, params) and not (other and (
                 not pieces or _dice_read(net, frame, near, params.pip_not_die_p))):
             return near if _one_die_body(frame, big, near, params) else None
-    inside = within(0.5)
+    inside = _in_square(found, big, 0.5)
     if inside and big.side_px < params.big_sides * float(np.median([f.side_px for f in inside])):
         return None  # the first look found this die (or these dice) as big
     if len(inside) >= 2 and _dice_read(net, frame, inside, params.pip_not_die_p):
