@@ -22,6 +22,11 @@ makes it weigh N times.
 `train` draws crops from the patches with heavy augmentation (any rotation,
 scale, centre jitter, blur, noise, colour, JPEG), trains a small CNN and writes
 the ONNX file (outputs `logits` and `embedding`, any input size).
+
+`average` writes the weights (1 - alpha) * FIRST + alpha * SECOND of two
+networks of one architecture, SECOND trained on from FIRST (.onnx or .pt):
+half-way between a network and its fine-tuned self keeps most of what each
+reads best.
 """
 
 from __future__ import annotations
@@ -279,6 +284,31 @@ def train(args) -> int:
     return 0
 
 
+def average(args) -> int:
+    import torch
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_dice import _weights
+
+    model = make_model(len(faces.CLASSES), arch=args.arch)
+    first, second = _weights(args.first, model), _weights(args.second, model)
+    mixed = {}
+    for name, v in model.state_dict().items():
+        if name in first and name in second and v.is_floating_point():
+            mixed[name] = (1 - args.alpha) * first[name] + args.alpha * second[name]
+        elif name in second:
+            mixed[name] = second[name]
+    missing = [n for n, v in model.state_dict().items() if v.is_floating_point() and n not in mixed]
+    if missing:
+        print(f"not in both networks: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    model.load_state_dict(mixed, strict=False)
+    model.eval()
+    export(model, args.out)
+    torch.save(model.state_dict(), str(args.out) + ".pt")
+    return 0
+
+
 def export(model, out: Path) -> None:
     import torch
 
@@ -319,8 +349,14 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--arch", default="small", choices=("small", "wide"))
     t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run, or a shipped .onnx)")
+    a = sub.add_parser("average", help="average two networks' weights and export ONNX")
+    a.add_argument("--out", required=True, type=Path)
+    a.add_argument("--alpha", type=float, default=0.5, help="the second network's share")
+    a.add_argument("--arch", default="wide", choices=("small", "wide"))
+    a.add_argument("first", type=Path)
+    a.add_argument("second", type=Path)
     args = ap.parse_args(argv)
-    return build(args) if args.cmd == "build" else train(args)
+    return {"build": build, "train": train, "average": average}[args.cmd](args)
 
 
 if __name__ == "__main__":
