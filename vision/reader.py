@@ -458,6 +458,14 @@ def _dice_read(net, frame: np.ndarray, peaks: list[learned.Found], min_prob: flo
     return int(sum(int(p.argmax()) < 6 and p.max() >= min_prob for p in probs))
 
 
+def _d6_reads(net, frame: np.ndarray, peaks: list[learned.Found]) -> list[tuple[int, float]]:
+    """(value, P) of the peaks the classifier reads as a d6 face at all."""
+    if not peaks:
+        return []
+    probs, _ = learned.classify(net, [learned.crop_die(frame, f.center, f.side_px) for f in peaks])
+    return [(int(learned.CLASSES[int(p.argmax())]), float(p.max())) for p in probs if int(p.argmax()) < 6]
+
+
 def _may_replace(big: learned.Found, found: list[learned.Found], det_scale: float,
                  params: Params = DEFAULT_PARAMS) -> bool:
     """Could `_replaced_by` put in this peak found zoomed out (its size and
@@ -487,9 +495,11 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
       peak there is the die found whole (>= `whole_share` of its side: an
       oblique die, whose big peak takes in its side face too). Read as no
       d6 at all (`big_other_p`: a d8, a d10 close up, which `vision.kinds`
-      then reads whole), only when one of those peaks is a piece of it (at
-      least `pip_peak_ratio` of its side: not a group of small dice) and
-      none is read as a d6 face at `pip_not_die_p`.
+      then reads whole), only when none of those peaks is read as a d6 face
+      at `pip_not_die_p` (but a 1), and one of them is a piece of it (at
+      least `pip_peak_ratio` of its side: not a group of small dice) or
+      there are one or two, read as no d6 face but a 1 at `glyph_one_p`
+      (its numeral, or a loop of it, found as a small die).
     - Otherwise it takes the peaks in its square when it is `big_sides`
       times their median side (they are its pips: none of them read as a
       d6 face at `pip_not_die_p`) and read as a d6 face, or when no peak
@@ -502,8 +512,14 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
         near = _in_square(found, big, params.big_reach)
         whole = len(near) == 1 and near[0].side_px >= params.whole_share * big.side_px
         pieces = [f for f in near if f.side_px >= params.pip_peak_ratio * big.side_px]
-        if not whole and not _two_dice(near, big.side_px, params) and not (other and (
-                not pieces or _dice_read(net, frame, near, params.pip_not_die_p))):
+        blocked = False
+        if other:
+            reads = _d6_reads(net, frame, near)
+            # one or two peaks on it, read as no d6 face but a 1: a numeral's glyph or loop (the
+            # 0 of an 80, a d8's 6); three or more, or a 5 and a 3: small dice of their own
+            glyph = len(near) <= 2 and all(v == 1 for v, p in reads if p >= params.glyph_one_p)
+            blocked = (not pieces and not glyph) or any(v != 1 and p >= params.pip_not_die_p for v, p in reads)
+        if not whole and not _two_dice(near, big.side_px, params) and not (other and blocked):
             return near if _one_die_body(frame, big, near, params) else None
     inside = _in_square(found, big, 0.5)
     if inside and big.side_px < params.big_sides * float(np.median([f.side_px for f in inside])):

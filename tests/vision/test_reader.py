@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -10,6 +11,7 @@ from vision.learned import Found
 from vision.reader import _one_die_body, _two_dice, _without_pips, _without_side_faces
 from vision.types import Die
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FELTS = {"green": (60, 110, 40), "blue": (120, 60, 30), "white": (225, 225, 225),
          "wood": (120, 170, 205)}
 
@@ -180,6 +182,17 @@ def test_two_dice_of_their_own_inside_a_big_peak_are_told_from_a_dies_pieces():
     assert _two_dice(touching, 200.0)
     assert not _two_dice(pieces, 200.0)
     assert not _two_dice(pips, 200.0)
+
+
+def test_a_numeral_dies_glyph_found_as_a_small_die_is_not_answered_as_a_d6_one():
+    """Close up, the first look finds the 2 of a d10 as a small die, which the
+    d6 classifier answered as a 1. The die found whole when zoomed out (no d6
+    face read on it but that 1) takes its place, and the d10 is read."""
+    path = FIXTURES / "closeups" / "glyph_004_closeup.jpg"
+    (want,) = json.loads(path.with_suffix(".json").read_text())["dice"]
+    r = read_dice(cv2.imread(str(path)))
+    near = [d for d in r.dice if np.hypot(d.center[0] - want["center"][0], d.center[1] - want["center"][1]) < 60]
+    assert [(d.kind, d.value) for d in near] == [("d10", 2)]
 
 
 def test_a_big_peak_is_one_die_only_where_one_dies_body_lies_between_its_pips():
