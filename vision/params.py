@@ -92,7 +92,8 @@ class Params:
     # dice: nell-byler), or of none when no peak is within its side; and either way ...
     glyph_one_p: float = 0.5  # ... or one or two peaks, none read as a d6 face but a 1 at this: a
     # numeral's glyph or loop seen as a die (close-ups seeds 503/505: d8 6s, d10t 60s and 80s
-    # answered as a d6 1); two touching d6 read 5 and 3 (font_ev seed 941) are dice of their own
+    # answered as a d6 1); two touching d6 read 5 and 3 (font_ev seed 941) are dice of their own.
+    # A numeral die smaller than big_det_px takes such peaks too, at big_sides their median side
     big_body_dist: float = 20.0  # ... its middle (less the pips) is unlike the tray round it ...
     big_one_colour: float = 25.0  # ... and of one colour: this share of it within this Lab ...
     big_one_share: float = 0.6  # ... distance of its median (a heap of dice of many colours is not)

@@ -502,8 +502,9 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
       (its numeral, or a loop of it, found as a small die).
     - Otherwise it takes the peaks in its square when it is `big_sides`
       times their median side (they are its pips: none of them read as a
-      d6 face at `pip_not_die_p`) and read as a d6 face, or when no peak
-      lies within its side (a die the first look missed).
+      d6 face at `pip_not_die_p`) and read as a d6 face, or as no d6 at all
+      where they are its numeral (`_glyph`), or when no peak lies within
+      its side (a die the first look missed).
     Either way the middle of its square must be one die's body
     (`_one_die_body`): a group of dice seen as one is not."""
     sure = int(probs.argmax()) < 6 and probs.max() >= params.big_min_prob
@@ -515,10 +516,8 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
         blocked = False
         if other:
             reads = _d6_reads(net, frame, near)
-            # one or two peaks on it, read as no d6 face but a 1: a numeral's glyph or loop (the
-            # 0 of an 80, a d8's 6); three or more, or a 5 and a 3: small dice of their own
-            glyph = len(near) <= 2 and all(v == 1 for v, p in reads if p >= params.glyph_one_p)
-            blocked = (not pieces and not glyph) or any(v != 1 and p >= params.pip_not_die_p for v, p in reads)
+            blocked = ((not pieces and not _glyph(near, reads, params))
+                       or any(v != 1 and p >= params.pip_not_die_p for v, p in reads))
         if not whole and not _two_dice(near, big.side_px, params) and not (other and blocked):
             return near if _one_die_body(frame, big, near, params) else None
     inside = _in_square(found, big, 0.5)
@@ -530,7 +529,17 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
         return None
     missed = not any(np.hypot(f.center[0] - big.center[0], f.center[1] - big.center[1]) < big.side_px
                      for f in found)
-    return inside if sure or missed else None
+    return inside if sure or missed or (other and _glyph(inside, _d6_reads(net, frame, inside), params)) else None
+
+
+def _glyph(peaks: list[learned.Found], reads: list[tuple[int, float]], params: Params = DEFAULT_PARAMS) -> bool:
+    """Are these first-look peaks on a numeral die found whole (zoomed out)
+    its numeral, or a loop of it, seen as a small die? One or two (the
+    touching look finds them again), read (`reads`: `_d6_reads`) as no d6
+    face but a 1 at `glyph_one_p`: the 0 of an 80, a d8's 6. Three or more,
+    or a 5 and a 3, are small dice of their own."""
+    return (0 < len(_distinct(peaks, params.dup_sides)) <= 2
+            and all(v == 1 for v, p in reads if p >= params.glyph_one_p))
 
 
 def _two_dice(peaks: list[learned.Found], big_side: float, params: Params = DEFAULT_PARAMS) -> bool:

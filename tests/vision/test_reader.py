@@ -8,7 +8,7 @@ import pytest
 from tests.vision.drawing import draw_die, tray
 from vision import BadFrame, Reading, read_dice
 from vision.learned import Found
-from vision.reader import _one_die_body, _two_dice, _without_pips, _without_side_faces
+from vision.reader import _glyph, _one_die_body, _two_dice, _without_pips, _without_side_faces
 from vision.types import Die
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -193,6 +193,19 @@ def test_a_numeral_dies_glyph_found_as_a_small_die_is_not_answered_as_a_d6_one()
     r = read_dice(cv2.imread(str(path)))
     near = [d for d in r.dice if np.hypot(d.center[0] - want["center"][0], d.center[1] - want["center"][1]) < 60]
     assert [(d.kind, d.value) for d in near] == [("d10", 2)]
+
+
+def test_a_numeral_dies_glyph_is_told_from_small_dice_of_their_own():
+    """One or two peaks on a numeral die, read as no d6 face but a 1, are its
+    numeral or a loop of it; a 5 and a 3, or three peaks, are dice."""
+    loop, digit = Found((300.0, 300.0), 60.0, 0.7), Found((360.0, 300.0), 70.0, 0.6)
+    again = Found((302.0, 298.0), 58.0, 0.5)  # the touching look's peak on the loop
+    assert _glyph([loop, digit], [])  # read as no d6 face at all
+    assert _glyph([loop, again, digit], [(1, 0.96)])  # the loop read as a 1
+    assert _glyph([loop], [(4, 0.33)])  # a d6 face, but not at glyph_one_p
+    assert not _glyph([loop, digit], [(5, 0.86), (3, 0.88)])  # two touching d6
+    assert not _glyph([loop, digit, Found((300.0, 360.0), 60.0, 0.6)], [])  # a group of small dice
+    assert not _glyph([], [])
 
 
 def test_a_big_peak_is_one_die_only_where_one_dies_body_lies_between_its_pips():
