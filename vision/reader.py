@@ -454,8 +454,7 @@ def _zoomed_out_peaks(net, frame: np.ndarray, di: learned.DetInput,
 
 def _dice_read(net, frame: np.ndarray, peaks: list[learned.Found], min_prob: float) -> int:
     """How many of these peaks the classifier reads surely (>= `min_prob`) as a d6 face."""
-    probs, _ = learned.classify(net, [learned.crop_die(frame, f.center, f.side_px) for f in peaks])
-    return int(sum(int(p.argmax()) < 6 and p.max() >= min_prob for p in probs))
+    return sum(p >= min_prob for _, p in _d6_reads(net, frame, peaks))
 
 
 def _d6_reads(net, frame: np.ndarray, peaks: list[learned.Found]) -> list[tuple[int, float]]:
