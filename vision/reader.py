@@ -452,11 +452,6 @@ def _zoomed_out_peaks(net, frame: np.ndarray, di: learned.DetInput,
     return [b for b in peaks if min(b.center) >= 0 and b.center[0] < w and b.center[1] < h]
 
 
-def _dice_read(net, frame: np.ndarray, peaks: list[learned.Found], min_prob: float) -> int:
-    """How many of these peaks the classifier reads surely (>= `min_prob`) as a d6 face."""
-    return sum(p >= min_prob for _, p in _d6_reads(net, frame, peaks))
-
-
 def _d6_reads(net, frame: np.ndarray, peaks: list[learned.Found]) -> list[tuple[int, float]]:
     """(value, P) of the peaks the classifier reads as a d6 face at all."""
     if not peaks:
@@ -522,13 +517,14 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
     inside = _in_square(found, big, 0.5)
     if inside and big.side_px < params.big_sides * float(np.median([f.side_px for f in inside])):
         return None  # the first look found this die (or these dice) as big
-    if len(inside) >= 2 and _dice_read(net, frame, inside, params.pip_not_die_p):
+    reads = _d6_reads(net, frame, inside)
+    if len(inside) >= 2 and any(p >= params.pip_not_die_p for _, p in reads):
         return None  # a small die read surely among them: a heap of dice, not a die's pips
     if not _one_die_body(frame, big, inside, params):
         return None
     missed = not any(np.hypot(f.center[0] - big.center[0], f.center[1] - big.center[1]) < big.side_px
                      for f in found)
-    return inside if sure or missed or (other and _glyph(inside, _d6_reads(net, frame, inside), params)) else None
+    return inside if sure or missed or (other and _glyph(inside, reads, params)) else None
 
 
 def _glyph(peaks: list[learned.Found], reads: list[tuple[int, float]], params: Params = DEFAULT_PARAMS) -> bool:
