@@ -36,7 +36,9 @@ the network is sure the die is another kind (a d8's 8 is not a d6's 1) or a
 profile's vote reads it otherwise. Where the d6 classifier saw no die at all
 (`unknown object`) and the network reads a d6 alike in its two views, the d6
 is answered as a numeral would be (a translucent casino die's 1, ringed by
-small marks).
+small marks). Where it refused a die `cocked` and the network reads a d6 face
+that the lean network sees lie flat, that d6 is answered too, untaught, unless
+the scan finds a die there (`_lying_flat`).
 """
 
 from __future__ import annotations
@@ -95,6 +97,8 @@ SCAN_LEAN_P = 0.9  # the scan answers no d6 the lean network gives this much, on
 TABA_AGREE_P = 0.6  # a taught taba's exemplars and the network's own best face agree: the network's
 TABA_AGREE_P_SCAN = 0.75  # P of it, at least (MIN_P and MIN_P_SCAN less 0.1: two reads agree)
 UNSURE_MIN_P = 0.5  # a taba read this sure (both views agreeing, < MIN_P) is read at two more turns
+FLAT_LEAN_P = 0.2  # untaught, a d6 the network reads where the d6 classifier said `cocked` is
+# answered when the lean network gives it less than this (it lies flat beside a touching die)
 SCAN_COCKED_MIN_P = 0.93  # a d6 the scan finds within a die's side of a refusal `cocked` needs this
 UNREADABLE = "unreadable"
 COCKED = "cocked"
@@ -174,6 +178,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         taught = _Taught(profile, templates.grey(frame), img_side)
         taught.prepare(reads)
     reads = _more_views(net, frame, reads)
+    flat_cands: list[tuple[Rejection, Die]] = []
     for it, rd in zip(items, reads, strict=True):
         if taught is not None:
             d = taught.decide(rd, it.outline)
@@ -201,12 +206,18 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         elif (taught is None and isinstance(it, Die) and profile is not None
               and _pips_stand(it, rd, profile)):
             answers.append(it)  # a taught d6 face the network did not read: the pips stand
+        elif (profile is None and isinstance(d, Die) and d.kind == "d6" and isinstance(it, Rejection)
+              and it.why == COCKED and not it.leans):
+            # refused for now; answered below if the lean network sees it lie flat
+            flat_cands.append((Rejection(it.center, it.why, it.outline, f"faces: {d}"), d))
         else:
             why = it.why if isinstance(it, Rejection) else NOT_READ
             if d == UNREADABLE:
                 why = UNREADABLE
             refused.append(Rejection(it.center, why, it.outline, f"faces: {d}",
                                      leans=isinstance(it, Rejection) and it.leans))
+    flat = _lying_flat(frame, flat_cands, typical)
+    refused += [r for r, _ in flat_cands]
     if profile is not None or any(a.kind != "d6" for a in answers):
         answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds,
                                         places, pairs=pairs)
@@ -215,6 +226,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         # is not answered from a window beside it: a d10's 6 read as a 9 on font_tune)
         answers, refused = _add_scanned(net, frame, typical, answers, refused, game_kinds=("d6",),
                                         whys=D6_SCAN_WHY, pairs=pairs)
+    answers += [d for d in flat if not _near(d.center, answers, MERGE_SIDES * typical)]  # the scan's first
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
@@ -636,6 +648,23 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def _lying_flat(frame: np.ndarray, cands: list[tuple[Rejection, Die]], typical: float) -> list[Die]:
+    """Untaught: of the d6 classifier's `cocked` refusals that the network
+    reads as a d6 face (both views alike, P >= MIN_P), paired with that read,
+    the reads of those the lean network thinks lie flat (P < FLAT_LEAN_P):
+    the classifier alone calls a flat die cocked beside a touching one, or
+    with a perspective strip in view. The others stay refused (a leaning
+    die's top face reads as well as a flat one's, and the lean network sees
+    most of them lean). A die the scan then finds there is answered instead
+    (on an oblique view it finds the top face, the blob's read the side)."""
+    if not cands:
+        return []
+    lean = lean_p(frame, [r.center for r, _ in cands], [_side(r, typical) for r, _ in cands])
+    if lean is None:
+        return []
+    return [d for (_, d), p in zip(cands, lean, strict=True) if float(p) < FLAT_LEAN_P]
 
 
 def _leaning(frame: np.ndarray, cocked: list[Rejection], typical: float) -> list[Rejection]:
