@@ -206,18 +206,15 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         elif (taught is None and isinstance(it, Die) and profile is not None
               and _pips_stand(it, rd, profile)):
             answers.append(it)  # a taught d6 face the network did not read: the pips stand
-        elif (profile is None and isinstance(d, Die) and d.kind == "d6" and isinstance(it, Rejection)
-              and it.why == COCKED and not it.leans):
-            # refused for now; answered below if the lean network sees it lie flat
-            flat_cands.append((Rejection(it.center, it.why, it.outline, f"faces: {d}"), d))
         else:
             why = it.why if isinstance(it, Rejection) else NOT_READ
             if d == UNREADABLE:
                 why = UNREADABLE
             refused.append(Rejection(it.center, why, it.outline, f"faces: {d}",
                                      leans=isinstance(it, Rejection) and it.leans))
+            if profile is None and isinstance(d, Die) and d.kind == "d6" and why == COCKED and not refused[-1].leans:
+                flat_cands.append((refused[-1], d))  # answered below if the lean network sees it lie flat
     flat = _lying_flat(frame, flat_cands, typical)
-    refused += [r for r, _ in flat_cands]
     if profile is not None or any(a.kind != "d6" for a in answers):
         answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds,
                                         places, pairs=pairs)
