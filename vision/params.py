@@ -132,6 +132,11 @@ class Params:
     low_views: int = 4  # ... or, refused so far, in a last look of the bigger classifier at this
     # many views of the die centred (0: no last look) ...
     low_min_prob: float = 0.75  # ... this sure
+    far_shift: float = 0.3  # ... or, still refused, in a look this many sides up the frame (the top
+    # face of a die seen from a camera that looks forward and down lies above its front face, which
+    # can be the bigger; 0: no such look) ...
+    far_min_prob: float = 0.8  # ... this sure, of a peak at most `far_max_sides` of the frame's die
+    far_max_sides: float = 1.2  # side (a white tray's round grey button, 1.25-1.35 sides, reads as a 1)
     lean_max_p: float = 0.99  # a die the lean network thinks leans or is stacked this surely is refused
     lean_ask_min: float = 0.02  # ... looked at only when the classifier gives cocked + stacked this much
     cut_sides: float = 0.5  # a die whose centre is nearer the edge than this many sides is outside ...

@@ -346,7 +346,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         else:
             rejected.append(Rejection((cx, cy), str(learned.CLASSES[c]), outline, detail))
     if low:
-        d_low, r_low = _last_look(frame, low, models, light, params)
+        d_low, r_low = _last_look(frame, low, models, light, med, params)
         dice += d_low
         rejected += r_low
     # a 1 on a small peak with no die round its pip: a speck on the tray (not refused: a stain
@@ -603,29 +603,68 @@ def _d6(k: int, probs: np.ndarray, crop: np.ndarray, centre, outline, light) -> 
                centre, float(probs[k]), outline)
 
 
-def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, params: Params):
+def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, frame_side: float,
+               params: Params):
     """The dice neither sure enough nor confirmed by the pip count, looked at
     once more: the bigger classifier on the die's crop at its found centre,
     at `low_views` turns and mirrors averaged (a dark die's red pips, a
     swirled body: four views settle what two left open). Answered only at
     `low_min_prob`, and after the lean network (which the first look asks
-    only of dice read at `agree_min_prob`). The rest: `low confidence`."""
+    only of dice read at `agree_min_prob`). Those still unsure are looked at
+    `far_shift` sides higher up the frame (`_far_look`). The rest: `low
+    confidence`."""
     if params.low_views < 2:
         return [], [Rejection(c, LOW_CONFIDENCE, o, det) for c, _, o, det, _ in low]
+    net = models.second or models.classifier
     crops = [learned.crop_die(frame, c, side) for c, side, _, _, _ in low]
-    probs, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
+    probs, _ = learned.classify(net, crops, params.low_views)
     ask = [i for i, (p, x) in enumerate(zip(probs, low, strict=True))
            if int(p.argmax()) < 6 and p.max() >= params.low_min_prob and not x[4]]
     lean = np.zeros(len(low), np.float32)
     if models.lean is not None and ask:
         lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
-    dice, rejected = [], []
-    for (c, _, outline, detail, _), p, crop, pl in zip(low, probs, crops, lean, strict=True):
+    dice, still = [], []
+    for x, p, crop, pl in zip(low, probs, crops, lean, strict=True):
         k = int(p.argmax())
         if k < 6 and p[k] >= params.low_min_prob and pl < params.lean_max_p:
-            dice.append(_d6(k, p, crop, c, outline, light))
+            dice.append(_d6(k, p, crop, x[0], x[2], light))
         else:
-            rejected.append(Rejection(c, LOW_CONFIDENCE, outline, f"{detail} last={p.max():.2f}"))
+            still.append((x[0], x[1], x[2], f"{x[3]} last={p.max():.2f}"))
+    far, rejected = _far_look(frame, still, models, light, frame_side, params)
+    return dice + far, rejected
+
+
+def _far_look(frame: np.ndarray, low: list, models: learned.Models, light, frame_side: float,
+              params: Params):
+    """The dice the last look left unsure, (centre, side, outline, detail)
+    each, looked at `far_shift` sides up the frame: a camera that looks
+    forward and down (a phone, a camera not over the tray) sees a die's top
+    face above its front face, foreshortened, and the front face can be the
+    bigger; a crop centred on the die's outline then holds two faces. The
+    bigger classifier at `low_views` views answers the face up there at
+    `far_min_prob`, the lean network not against it, centred where it
+    looked; not on a peak wider than `far_max_sides` of the frame's die
+    side (`frame_side`). The rest: `low confidence`."""
+    look = [i for i, (_, side, _, _) in enumerate(low)
+            if params.far_shift > 0 and side <= params.far_max_sides * frame_side]
+    moved = {i: (low[i][0][0], low[i][0][1] - params.far_shift * low[i][1]) for i in look}
+    crops = {i: learned.crop_die(frame, moved[i], low[i][1]) for i in look}
+    probs = {}
+    if look:
+        pb, _ = learned.classify(models.second or models.classifier, [crops[i] for i in look], params.low_views)
+        probs = dict(zip(look, pb, strict=True))
+    ask = [i for i in look if int(probs[i].argmax()) < 6 and probs[i].max() >= params.far_min_prob]
+    lean = dict.fromkeys(ask, 0.0)
+    if models.lean is not None and ask:
+        lean = dict(zip(ask, learned.lean_probs(models.lean, [crops[i] for i in ask]), strict=True))
+    dice, rejected = [], []
+    for i, (c, _, outline, detail) in enumerate(low):
+        if i in lean and lean[i] < params.lean_max_p:
+            k, dy = int(probs[i].argmax()), moved[i][1] - c[1]
+            dice.append(_d6(k, probs[i], crops[i], moved[i], tuple((x, y + dy) for x, y in outline), light))
+        else:
+            far = f" far={probs[i].max():.2f}" if i in probs else ""
+            rejected.append(Rejection(c, LOW_CONFIDENCE, outline, detail + far))
     return dice, rejected
 
 
