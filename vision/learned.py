@@ -114,11 +114,16 @@ def crop_matrix(centre: tuple[float, float], side_px: float, angle_deg: float = 
 
 
 def crop_die(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,
-             angle_deg: float = 0.0, out_px: int = CROP_PX, sides: float = CROP_SIDES) -> np.ndarray:
+             angle_deg: float = 0.0, out_px: int = CROP_PX, sides: float = CROP_SIDES,
+             squash: float = 1.0) -> np.ndarray:
     """The classifier's crop of one die; beyond the frame is black (a die
-    cut by the frame's edge looks cut)."""
+    cut by the frame's edge looks cut). `squash` < 1: the crop takes in that
+    share of its height from the frame, stretched to square (a top face
+    seen obliquely, foreshortened up and down, looks as from above)."""
     src = frame_bgr
     m = crop_matrix(centre, side_px, angle_deg, out_px, sides)
+    if squash != 1.0:
+        m[1] = (m[1] - [0.0, 0.0, out_px / 2]) / squash + [0.0, 0.0, out_px / 2]
     shrink = (sides * side_px) / out_px
     if shrink >= 2.0:  # big dice: shrink the neighbourhood first, against aliasing
         f = int(shrink)

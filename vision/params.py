@@ -137,6 +137,9 @@ class Params:
     # can be the bigger; 0: no such look) ...
     far_min_prob: float = 0.8  # ... this sure, of a peak at most `far_max_sides` of the frame's die
     far_max_sides: float = 1.2  # side (a white tray's round grey button, 1.25-1.35 sides, reads as a 1)
+    top_width: float = 0.8  # ... also in a crop there as wide as this many of the die's sides,
+    top_squash: float = 0.7  # ... taking in this share of its height, stretched to square (the top
+    # face foreshortened, as from above; 0: no such crop)
     lean_max_p: float = 0.99  # a die the lean network thinks leans or is stacked this surely is refused
     lean_ask_min: float = 0.02  # ... looked at only when the classifier gives cocked + stacked this much
     cut_sides: float = 0.5  # a die whose centre is nearer the edge than this many sides is outside ...

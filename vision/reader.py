@@ -641,18 +641,32 @@ def _far_look(frame: np.ndarray, low: list, models: learned.Models, light, frame
     forward and down (a phone, a camera not over the tray) sees a die's top
     face above its front face, foreshortened, and the front face can be the
     bigger; a crop centred on the die's outline then holds two faces. The
-    bigger classifier at `low_views` views answers the face up there at
-    `far_min_prob`, the lean network not against it, centred where it
-    looked; not on a peak wider than `far_max_sides` of the frame's die
-    side (`frame_side`). The rest: `low confidence`."""
+    bigger classifier at `low_views` views reads the crop up there and a
+    crop of the top face alone, `top_width` sides wide, `top_squash` of
+    that tall stretched to square (a face seen far from above is flatter
+    still); the surer read is answered at `far_min_prob`, neither when
+    both read a different value that surely, the lean network not against
+    it, centred where it looked; not on a peak wider than `far_max_sides`
+    of the frame's die side (`frame_side`). The rest: `low confidence`."""
     look = [i for i, (_, side, _, _) in enumerate(low)
             if params.far_shift > 0 and side <= params.far_max_sides * frame_side]
     moved = {i: (low[i][0][0], low[i][0][1] - params.far_shift * low[i][1]) for i in look}
     crops = {i: learned.crop_die(frame, moved[i], low[i][1]) for i in look}
     probs = {}
     if look:
-        pb, _ = learned.classify(models.second or models.classifier, [crops[i] for i in look], params.low_views)
+        net = models.second or models.classifier
+        pb, _ = learned.classify(net, [crops[i] for i in look], params.low_views)
         probs = dict(zip(look, pb, strict=True))
+        if params.top_squash > 0:
+            tops = {i: learned.crop_die(frame, moved[i], params.top_width * low[i][1], squash=params.top_squash)
+                    for i in look}
+            pt, _ = learned.classify(net, [tops[i] for i in look], params.low_views)
+            for i, p in zip(look, pt, strict=True):
+                a, b = int(probs[i].argmax()), int(p.argmax())
+                if a < 6 and b < 6 and a != b and min(probs[i][a], p[b]) >= params.far_min_prob:
+                    probs[i] = np.zeros_like(p)  # two faces read surely: neither
+                elif p.max() > probs[i].max():
+                    probs[i], crops[i] = p, tops[i]
     ask = [i for i in look if int(probs[i].argmax()) < 6 and probs[i].max() >= params.far_min_prob]
     lean = dict.fromkeys(ask, 0.0)
     if models.lean is not None and ask:

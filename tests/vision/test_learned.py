@@ -48,6 +48,23 @@ def test_crop_is_centred_on_the_die(side):
     assert tuple(int(v) for v in crop[1, 1]) == pytest.approx((60, 110, 40), abs=25)
 
 
+@pytest.mark.parametrize("side", [30.0, 140.0])
+def test_a_squashed_crop_shows_a_flattened_face_square(side):
+    """A face seen obliquely, half as tall as wide, fills a crop that takes
+    in half its height as a face seen from above fills the plain crop."""
+    flat = tray(bgr=(60, 110, 40))
+    half = side / 2
+    cv2.rectangle(flat, (int(400 - half), int(300 - half / 2)), (int(400 + half), int(300 + half / 2)),
+                  (30, 30, 200), -1)
+    square = tray(bgr=(60, 110, 40))
+    cv2.rectangle(square, (int(400 - half), int(300 - half)), (int(400 + half), int(300 + half)),
+                  (30, 30, 200), -1)
+    got = learned.crop_die(flat, (400.0, 300.0), side, squash=0.5).astype(np.int16)
+    want = learned.crop_die(square, (400.0, 300.0), side).astype(np.int16)
+    assert np.mean(np.abs(got - want) > 60) < 0.03
+    assert np.mean(np.abs(learned.crop_die(flat, (400.0, 300.0), side).astype(np.int16) - want) > 60) > 0.1
+
+
 def test_crop_beyond_the_frame_is_black():
     img = tray()
     crop = learned.crop_die(img, (2.0, 300.0), 60.0)

@@ -92,3 +92,19 @@ def test_a_white_trays_round_button_is_no_die_seen_from_above():
     r = read_dice(cv2.imread(str(REAL / "nell-byler" / "IMG_20191208_111710.jpg")))
     assert not [d for d in r.dice if math.dist(d.center, (584.0, 593.0)) < r.die_side_px]
     assert len(r.dice) == 14
+
+
+# aws-oblique training-side photos: a die whose top face is seen far foreshortened, over a
+# front face bigger than it (its centre labelled in the middle of the two)
+FORESHORTENED_TOPS = [("IMG_20191112_101234", (79.0, 38.0), 5), ("IMG_20191112_101715", (308.0, 174.0), 3),
+                      ("IMG_20191112_101730", (422.0, 197.0), 3)]
+
+
+@pytest.mark.parametrize("name,centre,value", FORESHORTENED_TOPS)
+def test_a_far_foreshortened_top_face_is_read_stretched_to_square(name, centre, value):
+    """The crop up the frame still holds more of the front face than of the
+    top; the top face's own crop, stretched to square, reads it (the die
+    was refused as low confidence)."""
+    r = read_dice(cv2.imread(str(REAL / "aws-oblique" / f"{name}.jpg")))
+    near = [d for d in r.dice if math.dist(d.center, centre) < 0.6 * r.die_side_px]
+    assert [(d.kind, d.value) for d in near] == [("d6", value)]
