@@ -650,23 +650,10 @@ def _far_look(frame: np.ndarray, low: list, models: learned.Models, light, frame
     of the frame's die side (`frame_side`). The rest: `low confidence`."""
     look = [i for i, (_, side, _, _) in enumerate(low)
             if params.far_shift > 0 and side <= params.far_max_sides * frame_side]
-    moved = {i: (low[i][0][0], low[i][0][1] - params.far_shift * low[i][1]) for i in look}
-    crops = {i: learned.crop_die(frame, moved[i], low[i][1]) for i in look}
-    probs = {}
-    if look:
-        net = models.second or models.classifier
-        pb, _ = learned.classify(net, [crops[i] for i in look], params.low_views)
-        probs = dict(zip(look, pb, strict=True))
-        if params.top_squash > 0:
-            tops = {i: learned.crop_die(frame, moved[i], params.top_width * low[i][1], squash=params.top_squash)
-                    for i in look}
-            pt, _ = learned.classify(net, [tops[i] for i in look], params.low_views)
-            for i, p in zip(look, pt, strict=True):
-                a, b = int(probs[i].argmax()), int(p.argmax())
-                if a < 6 and b < 6 and a != b and min(probs[i][a], p[b]) >= params.far_min_prob:
-                    probs[i] = np.zeros_like(p)  # two faces read surely: neither
-                elif p.max() > probs[i].max():
-                    probs[i], crops[i] = p, tops[i]
+    reads = _far_reads(frame, [low[i][:2] for i in look], models, params)
+    moved = {i: r[0] for i, r in zip(look, reads, strict=True)}
+    probs = {i: r[1] for i, r in zip(look, reads, strict=True)}
+    crops = {i: r[2] for i, r in zip(look, reads, strict=True)}
     ask = [i for i in look if int(probs[i].argmax()) < 6 and probs[i].max() >= params.far_min_prob]
     lean = dict.fromkeys(ask, 0.0)
     if models.lean is not None and ask:
@@ -680,6 +667,33 @@ def _far_look(frame: np.ndarray, low: list, models: learned.Models, light, frame
             far = f" far={probs[i].max():.2f}" if i in probs else ""
             rejected.append(Rejection(c, LOW_CONFIDENCE, outline, detail + far))
     return dice, rejected
+
+
+def _far_reads(frame: np.ndarray, items: list, models: learned.Models, params: Params) -> list:
+    """(centre, side) each -> (where it looked, probabilities, crop): the
+    bigger classifier at `low_views` views on the crop `far_shift` sides up
+    the frame and on the top face's own crop there (`top_width` sides wide,
+    `top_squash` of that tall, stretched to square); the surer of the two,
+    and all zeros when both read a different value at `far_min_prob`."""
+    if not items:
+        return []
+    moved = [(c[0], c[1] - params.far_shift * side) for c, side in items]
+    crops = [learned.crop_die(frame, m, side) for m, (_, side) in zip(moved, items, strict=True)]
+    net = models.second or models.classifier
+    probs, _ = learned.classify(net, crops, params.low_views)
+    out = list(zip(moved, probs, crops, strict=True))
+    if params.top_squash <= 0:
+        return out
+    tops = [learned.crop_die(frame, m, params.top_width * side, squash=params.top_squash)
+            for m, (_, side) in zip(moved, items, strict=True)]
+    pt, _ = learned.classify(net, tops, params.low_views)
+    for j, (p, q, top) in enumerate(zip(probs, pt, tops, strict=True)):
+        a, b = int(p.argmax()), int(q.argmax())
+        if a < 6 and b < 6 and a != b and min(p[a], q[b]) >= params.far_min_prob:
+            out[j] = (moved[j], np.zeros_like(q), crops[j])  # two faces read surely: neither
+        elif q.max() > p.max():
+            out[j] = (moved[j], q, top)
+    return out
 
 
 def _without_side_faces(dice: list[Die], frame_side: float, params: Params = DEFAULT_PARAMS) -> list[Die]:
