@@ -137,6 +137,9 @@ class Params:
     # can be the bigger; 0: no such look) ...
     far_min_prob: float = 0.8  # ... this sure, of a peak at most `far_max_sides` of the frame's die
     far_max_sides: float = 1.2  # side (a white tray's round grey button, 1.25-1.35 sides, reads as a 1)
+    above_below: float = 0.8  # a d6 answered less surely than this (0: never) ...
+    above_min_prob: float = 0.9  # ... whose top face's own crop up the frame reads another value this
+    # surely takes that value
     top_width: float = 0.8  # ... also in a crop there as wide as this many of the die's sides,
     top_squash: float = 0.7  # ... taking in this share of its height, stretched to square (the top
     # face foreshortened, as from above; 0: no such crop)
