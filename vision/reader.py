@@ -685,10 +685,7 @@ def _weak_from_above(frame: np.ndarray, dice: list[Die], models: learned.Models,
            and d.outline and kinds.blob_side(d.outline) <= params.far_max_sides * frame_side]
     if not ask or params.top_squash <= 0:
         return dice
-    sides = [dice[i].outline[1][0] - dice[i].outline[0][0] for i in ask]
-    moved = [(dice[i].center[0], dice[i].center[1] - params.far_shift * sd) for i, sd in zip(ask, sides, strict=True)]
-    tops = [learned.crop_die(frame, m, params.top_width * sd, squash=params.top_squash)
-            for m, sd in zip(moved, sides, strict=True)]
+    moved, tops = _top_crops(frame, [(dice[i].center, kinds.blob_side(dice[i].outline)) for i in ask], params)
     probs, _ = learned.classify(models.second or models.classifier, tops, params.low_views)
     out = list(dice)
     for i, m, p, top in zip(ask, moved, probs, tops, strict=True):
@@ -707,15 +704,13 @@ def _far_reads(frame: np.ndarray, items: list, models: learned.Models, params: P
     and all zeros when both read a different value at `far_min_prob`."""
     if not items:
         return []
-    moved = [(c[0], c[1] - params.far_shift * side) for c, side in items]
+    moved, tops = _top_crops(frame, items, params)
     crops = [learned.crop_die(frame, m, side) for m, (_, side) in zip(moved, items, strict=True)]
     net = models.second or models.classifier
     probs, _ = learned.classify(net, crops, params.low_views)
     out = list(zip(moved, probs, crops, strict=True))
     if params.top_squash <= 0:
         return out
-    tops = [learned.crop_die(frame, m, params.top_width * side, squash=params.top_squash)
-            for m, (_, side) in zip(moved, items, strict=True)]
     pt, _ = learned.classify(net, tops, params.low_views)
     for j, (p, q, top) in enumerate(zip(probs, pt, tops, strict=True)):
         a, b = int(p.argmax()), int(q.argmax())
@@ -724,6 +719,17 @@ def _far_reads(frame: np.ndarray, items: list, models: learned.Models, params: P
         elif q.max() > p.max():
             out[j] = (moved[j], q, top)
     return out
+
+
+def _top_crops(frame: np.ndarray, items: list, params: Params) -> tuple[list, list]:
+    """(centre, side) each -> the places `far_shift` sides up the frame and
+    the top face's own crop there: `top_width` sides wide, `top_squash` of
+    that tall, stretched to square (none when `top_squash` is 0)."""
+    moved = [(c[0], c[1] - params.far_shift * side) for c, side in items]
+    tops = [] if params.top_squash <= 0 else [
+        learned.crop_die(frame, m, params.top_width * side, squash=params.top_squash)
+        for m, (_, side) in zip(moved, items, strict=True)]
+    return moved, tops
 
 
 def _without_side_faces(dice: list[Die], frame_side: float, params: Params = DEFAULT_PARAMS) -> list[Die]:
