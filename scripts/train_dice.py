@@ -501,13 +501,14 @@ def train_cls(args: argparse.Namespace) -> int:
     w = torch.tensor((counts.max() / np.maximum(counts, 1)) ** 0.5, dtype=torch.float32)
     _, _, classifiers = _nets()
     net = classifiers[args.arch]()
-    if args.init:
-        net.load_state_dict(torch.load(args.init))
+    if args.init:  # an earlier run's .pt, or a shipped .onnx (its batch norms then stay fixed)
+        net.load_state_dict(_weights(args.init, net), strict=args.init.suffix != ".onnx")
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     clock = _Clock(opt, args.minutes, args.lr)
     step, bs = 0, args.batch
     while step < args.steps and clock.tick():
         net.train()
+        _norms_fixed(net, torch, args.init)
         idx = rng.choice(tr, bs)
         imgs, offs = [], []
         for i in idx:
@@ -660,8 +661,8 @@ def train_pcls(args: argparse.Namespace) -> int:
           flush=True)
     classifiers = _nets()[2]
     net = classifiers[args.arch]()
-    if args.init:
-        net.load_state_dict(torch.load(args.init))
+    if args.init:  # an earlier run's .pt, or a shipped .onnx (its batch norms then stay fixed)
+        net.load_state_dict(_weights(args.init, net), strict=args.init.suffix != ".onnx")
     teachers = [_teacher(t, classifiers[args.teacher_arch], torch) for t in args.teacher]
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=args.wd)
     clock = _Clock(opt, args.minutes, args.lr)
@@ -669,6 +670,7 @@ def train_pcls(args: argparse.Namespace) -> int:
     best = -1.0
     while step < args.steps and clock.tick():
         net.train()
+        _norms_fixed(net, torch, args.init)
         idx = rng.choice(len(y), bs, p=wt)
         imgs, offs = [], []
         for i in idx:
@@ -1022,7 +1024,7 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--minutes", type=float, default=12)
         t.add_argument("--steps", type=int, default=6000 if name == "cls" else 4000)
         t.add_argument("--threads", type=int, default=1)
-        t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run; lean and det: also a shipped .onnx)")
+        t.add_argument("--init", type=Path, help="start from these weights (a .pt of an earlier run, or a shipped .onnx)")
         t.add_argument("--lr", type=float, default=3e-3)
         t.add_argument("--batch", type=int, default=12 if name == "det" else 128)
         t.add_argument("--extra", type=Path, nargs="*", default=[],
