@@ -679,7 +679,8 @@ def train_pcls(args: argparse.Namespace) -> int:
     vx = np.stack([x.crop(i, vrng)[0] for i in va])
     vy = y[va]
     counts = np.bincount(y[~val], minlength=L.N_CLASSES).astype(np.float64)
-    w = torch.tensor((counts.max() / np.maximum(counts, 1)) ** 0.5, dtype=torch.float32)
+    w = torch.tensor(np.minimum((counts.max() / np.maximum(counts, 1)) ** 0.5, args.max_class_weight),
+                     dtype=torch.float32)
     print(f"train {int((~val).sum())} patches, val {len(va)}; class weights {np.round(w.numpy(), 2).tolist()}",
           flush=True)
     classifiers = _nets()[2]
@@ -1076,6 +1077,9 @@ def main(argv: list[str] | None = None) -> int:
                            help="patches --hard-from reads less surely than --hard-below weigh this many times more")
             t.add_argument("--hard-from", type=Path, help="the classifier (.onnx) that tells them (default: --init)")
             t.add_argument("--hard-below", type=float, default=0.75)
+            t.add_argument("--max-class-weight", type=float, default=1e9,
+                           help="cap a rare class's loss weight (a cache without the rendered cocked and "
+                                "stacked dice has a few dozen of them: uncapped, every answer hedges towards them)")
     args = ap.parse_args(argv)
     if args.cmd == "build":
         return build(args)
