@@ -673,7 +673,10 @@ def train_pcls(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(1)
     x, y, val, wt = _load_patches([args.cache, *args.extra], args.src_power)
     if args.hard > 1:
-        wt = _hard_weighted(x, y, val, wt, args.hard_from or args.init, args.hard, args.hard_below)
+        judge = args.hard_from or args.init
+        if judge is None or judge.suffix != ".onnx":
+            raise SystemExit("train_dice.py pcls --hard: needs --hard-from CLASSIFIER.onnx (or an .onnx --init)")
+        wt = _hard_weighted(x, y, val, wt, judge, args.hard, args.hard_below)
     va = np.nonzero(val)[0]
     vrng = np.random.default_rng(7)  # the same validation crops every time
     vx = np.stack([x.crop(i, vrng)[0] for i in va])
