@@ -624,12 +624,15 @@ def _load_patches(caches: list[Path], src_power: float):
     return x, y, val, wt / wt.sum()
 
 
-def _hard_weighted(x, y, val, wt, model: Path, factor: float, below: float) -> np.ndarray:
+def _hard_weighted(x, y, val, wt, model: Path, factor: float, below: float,
+                   dice_only: bool = False) -> np.ndarray:
     """The sampling weights, but a training patch `model` (a classifier's
     .onnx) gives its own label less than `below` on its plain crop (the die
     centred, upright) weighs `factor` times as much: the dice the shipped
     classifier does not read surely (dark dice with red pips, oblique top
-    faces) come back more often."""
+    faces) come back more often. With `dice_only`, only readable dice's
+    patches (labels 1-6): weighing up the renders' cocked and stacked crops
+    too made a small classifier refuse flat dice as cocked."""
     net = L.Net(model)
     tr = np.nonzero(~val)[0]
     p_own = np.ones(len(y), np.float32)
@@ -639,7 +642,7 @@ def _hard_weighted(x, y, val, wt, model: Path, factor: float, below: float) -> n
         out = net.run(L.blob_of(crops))[0][:, :L.N_CLASSES]
         e = np.exp(out - out.max(1, keepdims=True))
         p_own[idx] = (e / e.sum(1, keepdims=True))[np.arange(len(idx)), y[idx]]
-    hard = (~val) & (p_own < below)
+    hard = (~val) & (p_own < below) & ((y < 6) if dice_only else True)
     print(f"hard patches (own label p < {below}): {int(hard.sum())} of {len(tr)}, weighed x{factor}", flush=True)
     w = np.where(hard, wt * factor, wt)
     return w / w.sum()
@@ -676,7 +679,7 @@ def train_pcls(args: argparse.Namespace) -> int:
         judge = args.hard_from or args.init
         if judge is None or judge.suffix != ".onnx":
             raise SystemExit("train_dice.py pcls --hard: needs --hard-from CLASSIFIER.onnx (or an .onnx --init)")
-        wt = _hard_weighted(x, y, val, wt, judge, args.hard, args.hard_below)
+        wt = _hard_weighted(x, y, val, wt, judge, args.hard, args.hard_below, args.hard_dice_only)
     va = np.nonzero(val)[0]
     vrng = np.random.default_rng(7)  # the same validation crops every time
     vx = np.stack([x.crop(i, vrng)[0] for i in va])
@@ -1027,6 +1030,39 @@ def _det_val(net, imgs, tgs, va) -> str:
     return f"val: found {found} of {total} dice, {extra} extra peaks"
 
 
+def soup(args: argparse.Namespace) -> int:
+    """The weights of networks of one graph (runs fine-tuned from the same
+    shipped weights) averaged, `--weights` each (default equal): a "model
+    soup". The graphs must be the same, node for node (each tensor in the
+    same place); the first network's file is the template."""
+    import onnx
+    from onnx import numpy_helper
+
+    models = [onnx.load(str(p)) for p in args.nets]
+    w = np.asarray(args.weights or [1.0] * len(models), np.float64)
+    if len(w) != len(models) or w.min() < 0 or w.sum() <= 0:
+        raise SystemExit(f"train_dice.py soup: {len(models)} networks need as many weights >= 0, not {args.weights}")
+    w = w / w.sum()
+
+    def layout(m):
+        names = {t.name for t in m.graph.initializer}
+        return [(n.op_type, [i for i in n.input if i in names]) for n in m.graph.node]
+
+    for p, m in zip(args.nets[1:], models[1:], strict=True):
+        if layout(m) != layout(models[0]):
+            raise SystemExit(f"train_dice.py soup: {p} is not the graph of {args.nets[0]}")
+    tensors = [{t.name: numpy_helper.to_array(t) for t in m.graph.initializer} for m in models]
+    for t in models[0].graph.initializer:
+        x = tensors[0][t.name]
+        if x.dtype.kind == "f":
+            mean = sum(wk * tk[t.name].astype(np.float64) for wk, tk in zip(w, tensors, strict=True))
+            t.CopyFrom(numpy_helper.from_array(mean.astype(x.dtype), t.name))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(models[0], str(args.out))
+    print(f"{args.out}: {len(models)} networks averaged, weights {np.round(w, 3).tolist()}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -1080,12 +1116,21 @@ def main(argv: list[str] | None = None) -> int:
                            help="patches --hard-from reads less surely than --hard-below weigh this many times more")
             t.add_argument("--hard-from", type=Path, help="the classifier (.onnx) that tells them (default: --init)")
             t.add_argument("--hard-below", type=float, default=0.75)
+            t.add_argument("--hard-dice-only", action="store_true",
+                           help="--hard weighs up readable dice only (labels 1-6), not cocked/stacked/... crops")
             t.add_argument("--max-class-weight", type=float, default=1e9,
                            help="cap a rare class's loss weight (a cache without the rendered cocked and "
                                 "stacked dice has a few dozen of them: uncapped, every answer hedges towards them)")
+    sp = sub.add_parser("soup", help="average the weights of networks of one graph (a model soup)")
+    sp.add_argument("--out", type=Path, required=True)
+    sp.add_argument("--weights", type=lambda v: [float(x) for x in v.split(",")],
+                    help="one per network, comma-separated (default: equal)")
+    sp.add_argument("nets", type=Path, nargs="+", help="the networks (.onnx), the first the template")
     args = ap.parse_args(argv)
     if args.cmd == "build":
         return build(args)
+    if args.cmd == "soup":
+        return soup(args)
     args.models.mkdir(parents=True, exist_ok=True)
     return {"cls": train_cls, "det": train_det, "lean": train_lean, "pcls": train_pcls}[args.cmd](args)
 

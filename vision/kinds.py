@@ -210,7 +210,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
             why = it.why if isinstance(it, Rejection) else NOT_READ
             if d == UNREADABLE:
                 why = UNREADABLE
-            refused.append(Rejection(it.center, why, it.outline, f"faces: {d}",
+            refused.append(Rejection(it.center, why, it.outline, f"faces: {_said(d)}",
                                      leans=isinstance(it, Rejection) and it.leans))
             if profile is None and isinstance(d, Die) and d.kind == "d6" and why == COCKED and not refused[-1].leans:
                 flat_cands.append((refused[-1], d))  # answered below if the lean network sees it lie flat
@@ -228,6 +228,11 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
     return _coloured(frame, answers, typical), refused + kept
+
+
+def _said(d: Die | str) -> str:
+    """What the face network made of a refused die, for a refusal's detail."""
+    return f"{d.kind} {d.value} at P {d.confidence:.2f}" if isinstance(d, Die) else d
 
 
 def _sharp_tabas(net: faces.FaceNet, frame: np.ndarray, blurred: list[Rejection],

@@ -251,3 +251,25 @@ def test_both_dice_of_a_touching_pair_are_read(seed, monkeypatch):
     monkeypatch.setattr(learned, "load_models", lambda *a, **k: without)
     no_zoom = dataclasses.replace(DEFAULT_PARAMS, zoom_out=1.0)  # the look for big dice finds it too
     assert len(read_dice(frame, params=no_zoom).dice) == len(truth) - 1
+
+
+@pytest.mark.skipif(not HAVE_MODELS, reason="no models")
+def test_hard_patches_can_be_readable_dice_only():
+    # train_dice.py pcls --hard weighs up the patches the classifier reads unsurely;
+    # with --hard-dice-only a cocked/stacked crop is not weighed up (it made a
+    # small classifier refuse flat dice as cocked)
+    spec = importlib.util.spec_from_file_location("train_dice", TRAIN_SCRIPT)
+    train_dice = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train_dice)
+    img = tray(bgr=(60, 110, 40))
+    centres = [(150.0, 150.0), (400.0, 150.0), (650.0, 150.0)]
+    for c, v in zip(centres, (2, 5, 3), strict=True):
+        draw_die(img, c, 50.0, v, body_bgr=(240, 240, 240), pip_bgr=(20, 20, 20))
+    x = train_dice.Patches(**train_dice.Patches.pack([train_dice.native_patch(img, c, 50.0) for c in centres]))
+    y = np.array([1, 4, learned.CLASS_OF_WHY["cocked"]])  # the third labelled cocked
+    val = np.zeros(3, bool)
+    wt = np.full(3, 1 / 3)
+    every = train_dice._hard_weighted(x, y, val, wt, learned.CLS_MODEL, 4.0, below=1.01)
+    assert every == pytest.approx(wt)  # all three unsure (P < 1.01): all weighed up alike
+    dice = train_dice._hard_weighted(x, y, val, wt, learned.CLS_MODEL, 4.0, below=1.01, dice_only=True)
+    assert dice[0] == pytest.approx(dice[1]) and dice[0] == pytest.approx(4 * dice[2])
