@@ -21,6 +21,14 @@ BARTEK_CLOTH = (Path(__file__).resolve().parents[3] / "shared" / "data" / "real"
                 / "20211121_173335.jpg")
 
 
+def _train_dice():
+    """scripts/train_dice.py as a module (torch is imported only to train)."""
+    spec = importlib.util.spec_from_file_location("train_dice", TRAIN_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.parametrize("shape", [(1080, 1920), (600, 800), (640, 480), (68, 70), (128, 128)])
 def test_detector_input_maps_back_to_the_frame(shape):
     frame = np.zeros((*shape, 3), np.uint8)
@@ -162,9 +170,7 @@ def test_a_cocked_die_the_classifier_reads_is_refused_by_the_lean_network():
 def test_training_crops_are_the_readers_crops(centre, side):
     # scripts/train_dice.py cuts its training crops from patches of the frame's own
     # pixels: untouched, a crop must be what the reader sees of the same die
-    spec = importlib.util.spec_from_file_location("train_dice", TRAIN_SCRIPT)
-    train_dice = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train_dice)  # torch is imported only to train
+    train_dice = _train_dice()
     img = tray(bgr=(60, 110, 40))
     draw_die(img, centre, side, 5, angle_deg=20, body_bgr=(30, 30, 200), pip_bgr=(240, 240, 240))
     patches = train_dice.Patches(**train_dice.Patches.pack([train_dice.native_patch(img, centre, side)]))
@@ -258,9 +264,7 @@ def test_hard_patches_can_be_readable_dice_only():
     # train_dice.py pcls --hard weighs up the patches the classifier reads unsurely;
     # with --hard-dice-only a cocked/stacked crop is not weighed up (it made a
     # small classifier refuse flat dice as cocked)
-    spec = importlib.util.spec_from_file_location("train_dice", TRAIN_SCRIPT)
-    train_dice = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train_dice)
+    train_dice = _train_dice()
     img = tray(bgr=(60, 110, 40))
     centres = [(150.0, 150.0), (400.0, 150.0), (650.0, 150.0)]
     for c, v in zip(centres, (2, 5, 3), strict=True):
