@@ -50,7 +50,9 @@ class Served:
 
         while not self._stopping.is_set():
             wasyncore.loop(timeout=0.05, map=self.server._map, count=1)
-        self.server.close()
+        # every channel still open (a stream whose page has not hung up yet) and the
+        # listener: left to the garbage collector they warn in whichever test runs next
+        wasyncore.close_all(self.server._map)
 
     def get(self, path: str, timeout: float = 10.0) -> tuple[int, dict]:
         import urllib.request
