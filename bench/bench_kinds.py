@@ -3,19 +3,24 @@
     .venv/bin/python bench/bench_kinds.py [--runs 5] [--scenes 6]
 
 Scenes are drawn by calibration.synth (2 MP, 1920x1080, themes `plain` and
-`crowded`, kinds d8, d10, d10t); the profile is taught from the committed
-fixtures tests/fixtures/numerals/teach (other rendered dice). Prints, per
-theme, the dice labelled, ms per read (median over scenes and runs) and ms
-per labelled die, for the untaught and the taught read; the d6 budget of
-issue 3 is 60 ms for 20 dice (3 ms a die). Run it on one core: OpenCV's
-threads are limited to 1.
+`crowded`, kinds d8, d10, d10t). Two profiles: `own set`, taught on
+TEACH_SCENES other scenes of the same dice (drawn as a user photographs
+their set: every face in turn, written as JPEG), and `other set`, taught from
+the committed fixtures tests/fixtures/numerals/teach (other dice, smaller
+frames, five sets with d6 and tabas: every die is matched against more
+sets, and more refusals are looked at again). Prints, per theme, the
+dice labelled, ms per read (median over scenes and runs) and ms per labelled
+die, untaught and with each profile; the d6 budget of issue 3 is 60 ms for
+20 dice (3 ms a die). Run it on one core: OpenCV's threads are limited to 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,6 +36,18 @@ from vision import read_dice  # noqa: E402
 SIZE = (1920, 1080)
 KINDS = ("d8", "d10", "d10t")
 THEMES = ("plain", "crowded")
+TEACH_SCENES = 10  # photos of the own set, seeds 7100 + i (the scenes read are 7000 + i)
+
+
+def own_set_profile():
+    """A profile taught on photos of the scenes' own dice: every face in turn."""
+    turn: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(TEACH_SCENES):
+            image, label = make_scene(7100 + i, SIZE, KINDS, THEMES[i % 2], every_face=turn)
+            cv2.imwrite(f"{tmp}/teach_{i:02d}.jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            Path(f"{tmp}/teach_{i:02d}.json").write_text(json.dumps(label))
+        return teach(Path(tmp))
 
 
 def timed(fn, frame, runs: int) -> list[float]:
@@ -49,16 +66,18 @@ def main() -> int:
     ap.add_argument("--scenes", type=int, default=6, help="scenes per theme")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    profile = teach(ROOT / "tests" / "fixtures" / "numerals" / "teach")
-    readers = {"untaught": lambda f: read_dice(f), "taught": lambda f: read_dice(f, profile)}
-    print(f"{'theme':<9}{'dice':>6}{'read':>10}{'median ms':>11}{'ms/die':>8}")
+    own = own_set_profile()
+    other = teach(ROOT / "tests" / "fixtures" / "numerals" / "teach")
+    readers = {"untaught": lambda f: read_dice(f), "own set": lambda f: read_dice(f, own),
+               "other set": lambda f: read_dice(f, other)}
+    print(f"{'theme':<9}{'dice':>6}{'read':>11}{'median ms':>11}{'ms/die':>8}")
     for theme in THEMES:
         scenes = [make_scene(7000 + i, SIZE, KINDS, theme) for i in range(args.scenes)]
         n = statistics.mean(len(label["dice"]) for _, label in scenes)
         for name, fn in readers.items():
             ms = [m for frame, _ in scenes for m in timed(fn, frame, args.runs)]
             med = statistics.median(ms)
-            print(f"{theme:<9}{n:>6.1f}{name:>10}{med:>11.1f}{med / max(n, 1):>8.1f}")
+            print(f"{theme:<9}{n:>6.1f}{name:>11}{med:>11.1f}{med / max(n, 1):>8.1f}")
     return 0
 
 
