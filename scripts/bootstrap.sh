@@ -9,8 +9,9 @@ if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv ${VENV_FLAGS:-} .venv
 fi
 stamp=".venv/.installed${extra:+-$extra}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e ".${extra:+[$extra]}"
+    # constraints.txt: the versions the figures were measured with
+    .venv/bin/python -m pip install --quiet -c constraints.txt -e ".${extra:+[$extra]}"
     touch "$stamp"
 fi
