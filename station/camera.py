@@ -151,7 +151,12 @@ class RetryingCamera(Camera):
 
     def _get(self) -> Camera:
         if self.camera is None:
-            self.camera = self.factory()
+            try:
+                self.camera = self.factory()
+            except CameraError:
+                raise
+            except Exception as exc:  # a driver that fails to open: try again on the next press
+                raise CameraError(f"camera cannot open: {type(exc).__name__}: {exc}") from exc
             self.live = self.camera.live
         return self.camera
 

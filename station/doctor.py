@@ -8,6 +8,7 @@ with a replay camera and gpiozero's MockFactory too.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -100,9 +101,9 @@ def check_camera(cfg: Config, factory: Callable[[], Camera] | None = None) -> Ch
             ms = (time.perf_counter() - t0) * 1000
             locked = getattr(cam, "locked", None)
     except StationError as exc:
-        return Check("camera", FAIL, str(exc), _camera_fix(cfg))
+        return Check("camera", FAIL, str(exc), _camera_fix(cfg, str(exc)))
     except Exception as exc:  # a driver error is still a failed check, not a crash
-        return Check("camera", FAIL, f"{type(exc).__name__}: {exc}", _camera_fix(cfg))
+        return Check("camera", FAIL, f"{type(exc).__name__}: {exc}", _camera_fix(cfg, str(exc)))
     h, w = frame.image_bgr.shape[:2]
     detail = f"{cfg.camera.kind}: a {w}x{h} frame in {ms:.0f} ms"
     if cfg.camera.kind == "pi":
@@ -119,7 +120,15 @@ def check_camera(cfg: Config, factory: Callable[[], Camera] | None = None) -> Ch
     return Check("camera", OK, detail)
 
 
-def _camera_fix(cfg: Config) -> str:
+def _camera_fix(cfg: Config, why: str = "") -> str:
+    if cfg.camera.kind == "pi" and "picamera2 cannot be imported" in why:
+        if "another numpy" in why:  # station/picamera.py: Bookworm's simplejpeg and numpy 2
+            return (f'{sys.executable} -m pip install "simplejpeg>=1.8.2" (or run '
+                    "systemd/install.sh again), then sudo systemctl restart dicestation")
+        return "reinstall picamera2: sudo apt install --reinstall python3-picamera2"
+    if cfg.camera.kind == "pi" and "picamera2 is not installed" in why:
+        return ("sudo apt install python3-picamera2; the venv must be made with "
+                "--system-site-packages (systemd/install.sh does both)")
     if cfg.camera.kind == "pi":
         return ("check the ribbon cable (contacts towards the board), that no other program uses "
                 "the camera (rpicam-hello --list-cameras), and that the user is in the video group")

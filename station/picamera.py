@@ -11,6 +11,7 @@ press. picamera2 is imported in `__init__`, so `station` imports without it.
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from typing import Any
@@ -24,15 +25,42 @@ KEPT_METADATA = ("ExposureTime", "AnalogueGain", "ColourGains", "LensPosition",
                  "SensorTimestamp", "Lux", "ColourTemperature")
 
 
+def import_picamera2():
+    """picamera2's Picamera2 class, or a CameraError saying why it cannot be imported.
+
+    picamera2 comes from the system (python3-picamera2) and so do the compiled modules it
+    imports (simplejpeg). On Raspberry Pi OS Bookworm those were built against the system's
+    numpy 1.x, while the station's venv holds numpy 2.x (OpenCV's wheels need it): the import
+    then fails with "numpy.dtype size changed, may indicate binary incompatibility"
+    (picamera2 issues 1088, 1211). systemd/install.sh puts a simplejpeg built for numpy 2 in
+    the venv (the `pi` extra); this error says to do so if it is missing.
+    """
+    try:
+        from picamera2 import Picamera2  # system package python3-picamera2
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("picamera2", "libcamera"):
+            raise CameraError(f"Pi camera: picamera2 cannot be imported: {exc}") from exc
+        raise CameraError(
+            "Pi camera: picamera2 is not installed (apt install python3-picamera2 and make "
+            "the venv with --system-site-packages), or set camera.kind = \"opencv\"/\"replay\""
+        ) from exc
+    except (ImportError, ValueError) as exc:
+        why = f"Pi camera: picamera2 cannot be imported ({type(exc).__name__}: {exc})"
+        if "numpy" not in str(exc) and "binary incompatibility" not in str(exc):
+            raise CameraError(why) from exc
+        import numpy  # a compiled module built for another numpy
+
+        raise CameraError(
+            f"{why}. A system module it uses was built for another numpy than the station's "
+            f"{numpy.__version__}: run {sys.executable} -m pip install \"simplejpeg>=1.8.2\" "
+            f"(systemd/install.sh does this), then restart the station"
+        ) from exc
+    return Picamera2
+
+
 class PiCamera(Camera):
     def __init__(self, cfg: CameraConfig) -> None:
-        try:
-            from picamera2 import Picamera2  # system package python3-picamera2
-        except ImportError as exc:
-            raise CameraError(
-                "Pi camera: picamera2 is not installed (apt install python3-picamera2 and make "
-                "the venv with --system-site-packages), or set camera.kind = \"opencv\"/\"replay\""
-            ) from exc
+        Picamera2 = import_picamera2()
         self.cfg = cfg
         self._lock = threading.Lock()
         try:

@@ -68,7 +68,9 @@ if [ ! -x "$PREFIX/.venv/bin/python" ]; then
 fi
 if [ -z "$ROOT" ] || [ "${DICESTATION_INSTALL_PIP:-0}" = 1 ]; then
     "$PREFIX/.venv/bin/python" -m pip install --quiet --upgrade pip
-    "$PREFIX/.venv/bin/python" -m pip install --quiet "$PREFIX"
+    # [pi]: a simplejpeg built for the venv's numpy 2, ahead of the system's one (built for
+    # Bookworm's numpy 1.24, it makes `import picamera2` fail: station/picamera.py)
+    "$PREFIX/.venv/bin/python" -m pip install --quiet -c "$PREFIX/constraints.txt" "$PREFIX[pi]"
 fi
 
 # 4. Config and environment: written once, never overwritten.
