@@ -69,8 +69,12 @@ fi
 if [ -z "$ROOT" ] || [ "${DICESTATION_INSTALL_PIP:-0}" = 1 ]; then
     "$PREFIX/.venv/bin/python" -m pip install --quiet --upgrade pip
     # [pi]: a simplejpeg built for the venv's numpy 2, ahead of the system's one (built for
-    # Bookworm's numpy 1.24, it makes `import picamera2` fail: station/picamera.py)
-    "$PREFIX/.venv/bin/python" -m pip install --quiet -c "$PREFIX/constraints.txt" "$PREFIX[pi]"
+    # Bookworm's numpy 1.24, it makes `import picamera2` fail: station/picamera.py).
+    # constraints.txt pins versions with wheels for 64-bit ARM and x86-64; a 32-bit OS takes
+    # what piwheels has.
+    pins=()
+    case "$(uname -m)" in aarch64|arm64|x86_64) pins=(-c "$PREFIX/constraints.txt") ;; esac
+    "$PREFIX/.venv/bin/python" -m pip install --quiet "${pins[@]}" "$PREFIX[pi]"
 fi
 
 # 4. Config and environment: written once, never overwritten.
