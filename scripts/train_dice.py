@@ -832,6 +832,9 @@ def train_lean(args: argparse.Namespace) -> int:
         sample = lambda i: _augment(x[i], rng)  # noqa: E731
     lean = np.isin(y, LEAN_CLASSES)
     pos, neg = np.nonzero(lean & ~val)[0], np.nonzero((y < 6) & ~val)[0]
+    neg_w = None  # readable dice drawn alike, or the false alarms of --hard-neg-from more often
+    if args.patches and args.hard_neg > 1 and args.hard_neg_from:
+        neg_w = _lean_false_alarms(x, neg, args.hard_neg_from, args.hard_neg, args.hard_neg_above)
     va = np.nonzero((lean | (y < 6)) & val)[0]
     vx, vlean, vi = x, lean, va  # what validation looks at
     if args.patches:  # the same validation crops every time
@@ -847,7 +850,7 @@ def train_lean(args: argparse.Namespace) -> int:
     while step < args.steps and clock.tick():
         net.train()
         _norms_fixed(net, torch, args.init)
-        idx = np.r_[rng.choice(pos, half), rng.choice(neg, half)]
+        idx = np.r_[rng.choice(pos, half), rng.choice(neg, half, p=neg_w)]
         xb = _batch_colour(_to_tensor([sample(i) for i in idx]), torch)
         yb = torch.from_numpy(np.float32(np.isin(y[idx], LEAN_CLASSES)))
         loss = F.binary_cross_entropy_with_logits(net(xb)[:, 0], yb)
@@ -860,6 +863,22 @@ def train_lean(args: argparse.Namespace) -> int:
     _export(net, _to_tensor([vx[0], vx[1]]), args.models / "dice_lean.onnx", {"x": {0: "n"}, "y": {0: "n"}})
     torch.save(net.state_dict(), args.cache / "lean.pt")
     return 0
+
+
+def _lean_false_alarms(x, neg, model: Path, factor: float, above: float) -> np.ndarray:
+    """Sampling weights over the readable training patches `neg`: those `model` (a lean
+    network's .onnx) calls leaning at >= `above` on their plain crop weigh `factor` times
+    as much (flat dice the shipped network refuses, e.g. a wide perspective strip)."""
+    net = L.Net(model)
+    p = np.zeros(len(neg), np.float32)
+    for a in range(0, len(neg), 512):
+        crops = [x.cut(int(i))[0] for i in neg[a:a + 512]]
+        p[a:a + 512] = 1.0 / (1.0 + np.exp(-net.run(L.blob_of(crops))[0][:, 0]))
+    hard = p >= above
+    print(f"readable patches the lean network calls leaning (p >= {above}): {int(hard.sum())} of "
+          f"{len(neg)}, weighed x{factor}", flush=True)
+    w = np.where(hard, factor, 1.0)
+    return w / w.sum()
 
 
 def _lean_val(net, x, lean, va) -> str:
@@ -1101,6 +1120,10 @@ def main(argv: list[str] | None = None) -> int:
             t.add_argument("--keep-weight", type=float, default=1.0)
         if name == "lean":
             t.add_argument("--patches", action="store_true", help="--cache and --extra are patch caches")
+            t.add_argument("--hard-neg", type=float, default=1.0,
+                           help="readable patches --hard-neg-from calls leaning weigh this many times more")
+            t.add_argument("--hard-neg-from", type=Path, help="the lean network (.onnx) that tells them")
+            t.add_argument("--hard-neg-above", type=float, default=0.5)
         if name == "pcls":
             t.add_argument("--name", default="dice_cls", help="the .pt (in --cache) and .onnx (in --models)")
             t.add_argument("--src-power", type=float, default=0.5,
