@@ -8,7 +8,6 @@ with a replay camera and gpiozero's MockFactory too.
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from typing import Any
 from station.camera import Camera, open_camera
 from station.config import Config, load_config
 from station.errors import StationError
+from station.picamera import SIMPLEJPEG_FIX
 from station.storage import StorageLimits, free_mb
 from station.tray import LayoutError, layout_path, load_layout
 
@@ -123,8 +123,8 @@ def check_camera(cfg: Config, factory: Callable[[], Camera] | None = None) -> Ch
 def _camera_fix(cfg: Config, why: str = "") -> str:
     if cfg.camera.kind == "pi" and "picamera2 cannot be imported" in why:
         if "another numpy" in why:  # station/picamera.py: Bookworm's simplejpeg and numpy 2
-            return (f'{sys.executable} -m pip install "simplejpeg>=1.8.2" (or run '
-                    "systemd/install.sh again), then sudo systemctl restart dicestation")
+            return (f"{SIMPLEJPEG_FIX} (or run systemd/install.sh again), then "
+                    "sudo systemctl restart dicestation")
         return "reinstall picamera2: sudo apt install --reinstall python3-picamera2"
     if cfg.camera.kind == "pi" and "picamera2 is not installed" in why:
         return ("sudo apt install python3-picamera2; the venv must be made with "

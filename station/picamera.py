@@ -16,6 +16,8 @@ import threading
 import time
 from typing import Any
 
+import numpy as np
+
 from station.camera import Camera, Frame
 from station.config import CameraConfig
 from station.errors import CameraError
@@ -23,6 +25,8 @@ from station.errors import CameraError
 # Metadata kept with each frame (a subset of libcamera's per-frame metadata).
 KEPT_METADATA = ("ExposureTime", "AnalogueGain", "ColourGains", "LensPosition",
                  "SensorTimestamp", "Lux", "ColourTemperature")
+# What puts a simplejpeg built for the venv's numpy ahead of the system's (import_picamera2).
+SIMPLEJPEG_FIX = f'{sys.executable} -m pip install "simplejpeg>=1.8.2"'
 
 
 def import_picamera2():
@@ -48,12 +52,10 @@ def import_picamera2():
         why = f"Pi camera: picamera2 cannot be imported ({type(exc).__name__}: {exc})"
         if "numpy" not in str(exc) and "binary incompatibility" not in str(exc):
             raise CameraError(why) from exc
-        import numpy  # a compiled module built for another numpy
-
-        raise CameraError(
+        raise CameraError(  # a compiled module built for another numpy
             f"{why}. A system module it uses was built for another numpy than the station's "
-            f"{numpy.__version__}: run {sys.executable} -m pip install \"simplejpeg>=1.8.2\" "
-            f"(systemd/install.sh does this), then restart the station"
+            f"{np.__version__}: run {SIMPLEJPEG_FIX} (systemd/install.sh does this), then "
+            "restart the station"
         ) from exc
     return Picamera2
 
