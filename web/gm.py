@@ -88,7 +88,8 @@ def screen():
 @gm_required
 def history():
     games = station().history()
-    return render_template("history.html", games=list(reversed(games)))
+    titles = {gid: get_game(gid).title for gid in game_ids()}  # "Red Man's Throw", not its id
+    return render_template("history.html", games=list(reversed(games)), titles=titles)
 
 
 @bp.get("/games.json")

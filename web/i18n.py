@@ -90,6 +90,9 @@ ES: dict[str, str] = {
     "Export CSV": "Exportar CSV",
     "Started": "Empezada",
     "Status": "Estado",
+    "open": "abierta",  # a game's status in the history
+    "finished": "terminada",
+    "abandoned": "abandonada",
     "Amount": "Cantidad",
     "Stake": "Apuesta",
     "join": "entrar",

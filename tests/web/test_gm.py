@@ -60,5 +60,9 @@ def test_history_and_exports(gm):
     gm.post("/api/read")
     html = gm.get("/gm/history").get_data(as_text=True)
     assert "export.json" in html and "export.csv" in html
+    assert "Red Man&#39;s Throw" in html and "red_mans_throw" not in html  # the game's name
+    gm.set_cookie("lang", "es")
+    html = gm.get("/gm/history").get_data(as_text=True)
+    assert "<td>abierta</td>" in html and "<td>open</td>" not in html
     assert gm.get("/api/games/1/export.json").status_code == 200
     assert gm.get("/api/games/99/export.json").status_code in (404, 409)
