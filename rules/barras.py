@@ -43,6 +43,7 @@ from rules.errors import IllegalEvent
 from rules.events import Event, EventType
 from rules.ledger import Ledger, amount, to_json_number
 from rules.options import option
+from rules.text import Text, names
 
 DICE = ("d10t", "d10")
 POT = "pot:stakes"
@@ -93,13 +94,6 @@ def reading(throw: Throw, house: bool = False) -> int:
     if tens == 0 and units == 0:
         return 0 if house else 100
     return tens + units
-
-
-def _names(players: tuple[str, ...] | list[str]) -> str:
-    players = list(players)
-    if len(players) <= 1:
-        return "".join(players)
-    return ", ".join(players[:-1]) + " and " + players[-1]
 
 
 def _chips_text(value: Fraction) -> str:
@@ -170,7 +164,7 @@ class Barras(Game):
         return int(tens), int(units)
 
     def _decide(self, state: BarrasState, event: Event, nxt: Next) -> BarrasState:
-        waiting = _names(nxt.players)
+        waiting = names(nxt.players)
         if event.type not in DECISIONS:
             if event.type is EventType.THROW and event.player == HOUSE:
                 raise IllegalEvent(f"the bar is thrown: waiting for join or sit_out from {waiting}")
@@ -218,7 +212,7 @@ class Barras(Game):
         return state
 
     def _throw(self, state: BarrasState, event: Event, nxt: Next) -> BarrasState:
-        waiting = _names(nxt.players)
+        waiting = names(nxt.players)
         if event.type is not EventType.THROW:
             raise IllegalEvent(
                 f"the stakes are placed: expected a throw from {waiting}, not a {event.type.value}"
@@ -254,27 +248,30 @@ class Barras(Game):
             if values[player] > bar:
                 win = stake * amount(state.options.house_pays)
                 ledger = ledger.transfer(POT, player, stake).transfer(HOUSE, player, win)
-                why = (f"{player}'s {values[player]} beats the bar {bar}: the house pays "
-                       f"{_chips_text(win)}")
+                why = Text("{player}'s {value} beats the bar {bar}: the house pays {chips}",
+                           player=player, value=values[player], bar=bar, chips=_chips_text(win))
                 return self._close(state, ledger, player, why)
             ledger = ledger.transfer(POT, HOUSE, stake)
-            why = f"{player}'s {values[player]} does not beat the bar {bar}: the house keeps the stake"
+            why = Text("{player}'s {value} does not beat the bar {bar}: the house keeps the stake",
+                       player=player, value=values[player], bar=bar)
             return self._close(state, ledger, HOUSE, why)
         above = {p: v for p, v in values.items() if v > bar}
         if not above:
             ledger = ledger.transfer(POT, HOUSE, ledger.pot("stakes"))
             shown = ", ".join(f"{p} {v}" for p, v in values.items())
-            why = f"nobody beats the bar {bar} ({shown}): the house keeps every stake"
+            why = Text("nobody beats the bar {bar} ({shown}): the house keeps every stake", bar=bar, shown=shown)
             return self._close(state, ledger, HOUSE, why)
         top = max(above.values())
         best = tuple(p for p in state.players if above.get(p) == top)
         if len(best) == 1:
-            return self._take_all(state, best[0], f"{best[0]}'s {top} is the highest above the bar {bar}")
+            return self._take_all(state, best[0], Text("{player}'s {value} is the highest above the bar {bar}",
+                                                             player=best[0], value=top, bar=bar))
         if state.options.highest_tie == "split":
             share = ledger.pot("stakes") / len(best)
             for p in best:
                 ledger = ledger.transfer(POT, p, share)
-            why = f"{_names(best)} tie at {top} above the bar {bar}: they share the stakes"
+            why = Text("{players} tie at {value} above the bar {bar}: they share the stakes",
+                       players=names(best), value=top, bar=bar)
             return self._close(state, ledger, None, why)
         return replace(state, throw_off=best, off_throws=())
 
@@ -287,12 +284,13 @@ class Barras(Game):
         tied_at = max(reading(t) for p, t in state.throws if p in state.throw_off)
         shown = ", ".join(f"{p} {v}" for p, v in values.items())
         return self._take_all(
-            state, best[0], f"tie at {tied_at} above the bar: throw-off won by {best[0]} ({shown})"
+            state, best[0], Text("tie at {value} above the bar: throw-off won by {player} ({shown})",
+                                    value=tied_at, player=best[0], shown=shown)
         )
 
-    def _take_all(self, state: BarrasState, winner: str, why: str) -> BarrasState:
+    def _take_all(self, state: BarrasState, winner: str, why: Text) -> BarrasState:
         ledger = state.ledger.transfer(POT, winner, state.ledger.pot("stakes"))
-        return self._close(state, ledger, winner, why + ": takes every stake of the round")
+        return self._close(state, ledger, winner, Text("{why}: takes every stake of the round", why=why))
 
     def _nobody_plays(self, state: BarrasState) -> BarrasState:
         ledger = state.ledger
@@ -300,9 +298,10 @@ class Barras(Game):
         for p in state.seated:
             ledger = ledger.transfer(p, HOUSE, min(fee, self.chips(state, p)))
         assert state.bar is not None
-        why = f"nobody plays against the bar {reading(state.bar, True)}"
+        why = Text("nobody plays against the bar {bar}", bar=reading(state.bar, True))
         if fee:
-            why += f": every player pays {_chips_text(fee)} to the house"
+            why = Text("nobody plays against the bar {bar}: every player pays {chips} to the house",
+                       bar=reading(state.bar, True), chips=_chips_text(fee))
         return self._close(state, ledger, None, why)
 
     def _close(self, state: BarrasState, ledger: Ledger, winner: str | None, why: str) -> BarrasState:

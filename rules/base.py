@@ -17,6 +17,7 @@ from rules.errors import BadEvent, IllegalEvent
 from rules.events import TABA_FACES, Event, EventType
 from rules.ledger import Ledger, to_json_number
 from rules.options import options_json, parse_options
+from rules.text import said
 
 HOUSE = "house"
 
@@ -32,7 +33,7 @@ KIND_VALUES: Mapping[str, tuple[int | str, ...]] = {
 
 @dataclass(frozen=True)
 class RoundResult:
-    """A decided (or void) round, with the reason the table page shows."""
+    """A decided (or void) round, with the reason the table page shows (a rules.text.Text)."""
 
     number: int
     winner: str | None
@@ -44,7 +45,7 @@ class RoundResult:
         return {
             "number": self.number,
             "winner": self.winner,
-            "reason": self.reason,
+            **said("reason", self.reason),  # and its template: the page says it in its language
             "throws": [{"player": p, "dice": list(v)} for p, v in self.throws],
             "flags": list(self.flags),
         }

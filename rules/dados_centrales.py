@@ -49,6 +49,7 @@ from rules.errors import IllegalEvent
 from rules.events import Event, EventType
 from rules.ledger import amount, to_json_number
 from rules.options import option
+from rules.text import Text, names
 
 DICE = ("d6", "d6", "d6")
 CENTRAL = "central"  # the role of the red dice, and their name in a round's throws
@@ -102,13 +103,6 @@ class DadosCentralesState(State):
 
 def _show(dice: Dice) -> str:
     return "+".join(map(str, dice)) + f" = {sum(dice)}"
-
-
-def _names(players: tuple[str, ...] | list[str]) -> str:
-    players = list(players)
-    if len(players) <= 1:
-        return "".join(players)
-    return ", ".join(players[:-1]) + " and " + players[-1]
 
 
 def closeness(dice: Dice, central: Dice, exact_first: bool = True) -> tuple[int, int]:
@@ -196,18 +190,18 @@ class DadosCentrales(Game):
             return self._start_round(replace(state, central=dice))
         if player == HOUSE and role == CENTRAL:
             raise IllegalEvent(
-                f"the central dice are already thrown this round: waiting for {_names(nxt.players)}"
+                f"the central dice are already thrown this round: waiting for {names(nxt.players)}"
             )
         if player not in nxt.players:
             if player in {p for p, _ in state.throws}:
                 raise IllegalEvent(f"{player} has already thrown this round")
             if state.tie_players:
                 raise IllegalEvent(
-                    f"only {_names(state.tie_players)} play the tie round, not {player}"
+                    f"only {names(state.tie_players)} play the tie round, not {player}"
                 )
             raise IllegalEvent(
                 "the house does not compete (house_competes is false): "
-                f"waiting for {_names(nxt.players)}"
+                f"waiting for {names(nxt.players)}"
             )
         who = "house's own dice" if player == HOUSE else f"{player}'s dice"
         dice = self._dice(state, event, self.colour_of(state, player), who)
@@ -261,26 +255,27 @@ class DadosCentrales(Game):
         o = state.options
         best, (distance, _) = self._closest(state)
         ledger = state.ledger
-        red = f"red {_show(state.central)}"
+        red = Text("red {dice}", dice=_show(state.central))
         flags: list[str] = []
         if len(best) > 1:
             ledger = ledger.transfer(ROUND_POT, CENTRAL_POT, ledger.pot("round"))
             winner = None
-            why = (f"{red}: {_names(best)} tie at {distance} away: "
-                   "the round stakes go to the central pot")
+            why = Text("{red}: {players} tie at {distance} away: the round stakes go to the central pot",
+                       red=red, players=names(best), distance=distance)
         else:
             winner = best[0]
             ledger = ledger.transfer(ROUND_POT, winner, ledger.pot("round"))
             mine = dict(state.throws)[winner]
-            why = f"{red}: {winner}'s {_show(mine)} is closest"
+            why = Text("{red}: {player}'s {dice} is closest", red=red, player=winner, dice=_show(mine))
             flag = self._match_flag(state, winner) if distance == 0 else None
             if flag is not None:
                 exact = flag.startswith("exact")
                 base = o.exact_bonus if exact else o.same_sum_bonus
                 bonus = min(self._amount(o, base, bonus=True), ledger.pot("central"))
                 ledger = ledger.transfer(CENTRAL_POT, winner, bonus)
-                what = "the red numbers exactly" if exact else "the red sum with other numbers"
-                why += f", {what}: +{_money(bonus)} from the central pot"
+                what = Text("the red numbers exactly" if exact else "the red sum with other numbers")
+                why = Text("{why}, {what}: +{money} from the central pot", why=why, what=what,
+                           money=_money(bonus))
                 flags.append(flag)
         throws = ((CENTRAL, state.central),) + state.throws
         result = RoundResult(state.round_number, winner, why, throws, tuple(flags))
@@ -301,14 +296,16 @@ class DadosCentrales(Game):
     def _settle_tie_round(self, state: DadosCentralesState) -> DadosCentralesState:
         assert state.central is not None
         best, (distance, _) = self._closest(state)
-        red = f"red {_show(state.central)}"
+        red = Text("red {dice}", dice=_show(state.central))
         flags = [f for f in (self._match_flag(state, p) for p in best) if f] if distance == 0 else []
         if len(best) > 1:
-            why = f"tie round, {red}: {_names(best)} tie again at {distance} away"
+            why = Text("tie round, {red}: {players} tie again at {distance} away",
+                       red=red, players=names(best), distance=distance)
             winner = None
         else:
             winner = best[0]
-            why = f"tie round, {red}: {winner}'s {_show(dict(state.throws)[winner])} is closest"
+            why = Text("tie round, {red}: {player}'s {dice} is closest",
+                       red=red, player=winner, dice=_show(dict(state.throws)[winner]))
         throws = ((CENTRAL, state.central),) + state.throws
         result = RoundResult(len(state.tie_rounds) + 1, winner, why, throws, tuple(flags))
         state = replace(

@@ -9,6 +9,7 @@ from rules.base import Game, Next, RoundResult, State, add_flags, expect_throw
 from rules.errors import IllegalEvent
 from rules.events import Event, EventType
 from rules.options import option
+from rules.text import Text
 
 DICE = ("d8", "d8")
 Throw = tuple[int, int]
@@ -48,32 +49,30 @@ def compare(x: Throw, y: Throw) -> tuple[int, str]:
     px, py = _pair(x), _pair(y)
     if px is not None and py is not None:
         if px == py:
-            return 0, f"twins {_show(x)} against twins {_show(y)}: void"
+            return 0, Text("twins {a} against twins {b}: void", a=_show(x), b=_show(y))
         hi, lo = (x, y) if px > py else (y, x)
-        return (1 if px > py else -1), f"twins of {hi[0]}s beat twins of {lo[0]}s"
+        return (1 if px > py else -1), Text("twins of {hi}s beat twins of {lo}s", hi=hi[0], lo=lo[0])
     if px is not None or py is not None:
         sign = 1 if py is not None else -1  # +1: x is the challenger of y's twins
         chal, twins = (x, y) if py is not None else (y, x)
         g = twins[0]
         if sum(chal) > sum(twins) and min(chal) > g:
-            return sign, (
-                f"{_show(chal)} beats {g}+{g} twins: total {sum(chal)} > {2 * g} "
-                f"and both dice above {g}"
-            )
+            return sign, Text(
+                "{chal} beats {g}+{g} twins: total {total} > {double} and both dice above {g}",
+                chal=_show(chal), g=g, total=sum(chal), double=2 * g)
         if sum(chal) <= sum(twins):
-            why = f"total {sum(chal)} is not above {2 * g}"
+            why = Text("total {total} is not above {double}", total=sum(chal), double=2 * g)
         else:
-            why = f"{_show(chal)} has a die at or below {g}"
-        return -sign, f"{g}+{g} twins: {why}"
+            why = Text("{chal} has a die at or below {g}", chal=_show(chal), g=g)
+        return -sign, Text("{g}+{g} twins: {why}", g=g, why=why)
     if sum(x) != sum(y):
         hi, lo = (x, y) if sum(x) > sum(y) else (y, x)
-        return (1 if sum(x) > sum(y) else -1), f"{sum(hi)} beats {sum(lo)}"
+        return (1 if sum(x) > sum(y) else -1), Text("{hi} beats {lo}", hi=sum(hi), lo=sum(lo))
     if max(x) != max(y):
         hi, lo = (x, y) if max(x) > max(y) else (y, x)
-        return (1 if max(x) > max(y) else -1), (
-            f"equal totals {sum(x)}: {_show(hi)} has the higher die ({max(hi)})"
-        )
-    return 0, f"{_show(x)} and {_show(y)} are identical: void"
+        return (1 if max(x) > max(y) else -1), Text(
+            "equal totals {total}: {hi} has the higher die ({die})", total=sum(x), hi=_show(hi), die=max(hi))
+    return 0, Text("{a} and {b} are identical: void", a=_show(x), b=_show(y))
 
 
 class Gemelos(Game):
@@ -139,13 +138,13 @@ class Gemelos(Game):
         if state.options.many_players == "beats_all":
             best = [p for p, b in beaten.items() if len(b) == others]
             if best:
-                return best[0], f"{_show(dict(throws)[best[0]])} beats every other throw"
-            return None, "no throw beats every other: thrown again"
+                return best[0], Text("{throw} beats every other throw", throw=_show(dict(throws)[best[0]]))
+            return None, Text("no throw beats every other: thrown again")
         top = max(len(b) for b in beaten.values())
         best = [p for p, b in beaten.items() if len(b) == top]
         if len(best) == 1 and top > 0:
-            return best[0], f"{_show(dict(throws)[best[0]])} beats {top} of {others} throws"
-        return None, "no single throw beats the most others: thrown again"
+            return best[0], Text("{throw} beats {top} of {others} throws", throw=_show(dict(throws)[best[0]]), top=top, others=others)
+        return None, Text("no single throw beats the most others: thrown again")
 
     def _close_round(self, state: GemelosState) -> GemelosState:
         winner, why = self._winner(state)

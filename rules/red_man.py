@@ -50,6 +50,7 @@ from rules.red_man_rank import (  # noqa: F401  (PREDICTION_CLASSES, rank: the g
     prediction_json,
     rank,
 )
+from rules.text import Text, said
 
 DICE = ("d6", "d6", "d6")
 ONE_DIE = ("d6",)
@@ -251,10 +252,11 @@ class RedMansThrow(Game):
         winner = pa if va > vb else pb
         hi, lo = max(va, vb), min(va, vb)
         if state.phase == SALVATION:
-            why = f"Salvation: {hi} beats {lo}; {winner} is blessed"
+            why = Text("Salvation: {hi} beats {lo}; {player} is blessed", hi=hi, lo=lo, player=winner)
             return self._close_round(replace(state, offs=offs), winner, why)
         ta = state.throws[0][1]
-        why = f"identical ranking ({describe(ta, state.options.one_six_order)}): throw-off {hi} beats {lo}"
+        why = Text("identical ranking ({rank}): throw-off {hi} beats {lo}",
+                   rank=describe(ta, state.options.one_six_order), hi=hi, lo=lo)
         return self._close_round(replace(state, offs=offs), winner, why)
 
     # --- rounds and the end ----------------------------------------------------------
@@ -273,7 +275,7 @@ class RedMansThrow(Game):
             return tuple((p, (v,)) for p, v in state.offs)
         return tuple(state.throws)
 
-    def _close_round(self, state: RedMansThrowState, winner: str, why: str) -> RedMansThrowState:
+    def _close_round(self, state: RedMansThrowState, winner: str, why: Text) -> RedMansThrowState:
         loser = next(p for p in state.players if p != winner)
         result = RoundResult(
             state.round_number, winner, why, self._round_dice(state), self._round_flags(state)
@@ -348,14 +350,14 @@ class RedMansThrow(Game):
         """6+6+6: the game ends; he takes every round, played or not, and every stake."""
         loser = next(p for p in state.players if p != red)
         now = RoundResult(
-            state.round_number, red, "6+6+6: the red man wins the game",
+            state.round_number, red, Text("6+6+6: the red man wins the game"),
             tuple(state.throws), ("red_man", *self._round_flags(state)),
         )
         rounds = tuple(
             RoundResult(
                 r.number, red,
-                f"the red man takes it (played: {r.winner} won, {r.reason})"
-                if r.winner != red else f"the red man takes it ({r.reason})",
+                Text("the red man takes it (played: {player} won, {reason})", player=r.winner, reason=r.reason)
+                if r.winner != red else Text("the red man takes it ({reason})", reason=r.reason),
                 r.throws, r.flags + ("retroactive",),
             )
             for r in state.rounds
@@ -420,7 +422,7 @@ class RedMansThrow(Game):
             "phase": "over" if state.finished else state.phase,
             "first_thrower": self._order(state)[0],
             "current_throws": [
-                {"player": p, "dice": list(t), "rank": describe(t, opts.one_six_order)}
+                {"player": p, "dice": list(t), **said("rank", describe(t, opts.one_six_order))}
                 for p, t in state.throws
             ],
             "one_die": [{"player": p, "die": v} for p, v in state.offs],

@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.errors import IllegalEvent
 from rules.events import Prediction
+from rules.text import Text
 
 Throw = tuple[int, int, int]
 
@@ -70,75 +71,75 @@ def rank(t: Throw, one_six: str = "straight_pair_total", nothing: str = "total")
     return (0, 0, *hi)
 
 
-def describe(t: Throw, one_six: str = "straight_pair_total") -> str:
+def describe(t: Throw, one_six: str = "straight_pair_total") -> Text:
     """The throw's name as the table says it."""
     hi = sorted(t, reverse=True)
     sixes = count_sixes(t)
     if sixes == 3:
-        return "6+6+6, the red man"
+        return Text("6+6+6, the red man")
     if sixes == 2:
-        return f"two sixes and a {hi[2]}"
+        return Text("two sixes and a {die}", die=hi[2])
     if sixes == 1:
         a, b = hi[1], hi[2]
         if (a, b) == (5, 4):
-            return "4+5+6"
+            return Text("4+5+6")
         if a == b and one_six == "straight_pair_total":
-            return f"a six and a pair of {a}s"
-        return f"a six with {a}+{b}"
+            return Text("a six and a pair of {pair}s", pair=a)
+        return Text("a six with {a}+{b}", a=a, b=b)
     if _is_straight(t):
-        return f"straight {hi[2]}-{hi[1]}-{hi[0]}"
+        return Text("straight {a}-{b}-{c}", a=hi[2], b=hi[1], c=hi[0])
     if hi[0] == hi[2]:
-        return f"trio of {hi[0]}s"
+        return Text("trio of {die}s", die=hi[0])
     pair = _pair(t)
     if pair is not None:
-        return f"pair of {pair[0]}s, kicker {pair[1]}"
-    return f"nothing ({_show(t)})"
+        return Text("pair of {pair}s, kicker {kicker}", pair=pair[0], kicker=pair[1])
+    return Text("nothing ({dice})", dice=_show(t))
 
 
-_SIX_WORDS = {0: "no six", 1: "one six", 2: "two sixes", 3: "6+6+6"}
-_CLASS_WORDS = {3: "a straight", 2: "a trio", 1: "a pair", 0: "nothing"}
+_SIX_WORDS = {0: Text("no six"), 1: Text("one six"), 2: Text("two sixes"), 3: Text("6+6+6")}
+_CLASS_WORDS = {3: Text("a straight"), 2: Text("a trio"), 1: Text("a pair"), 0: Text("nothing")}
 
 
 def compare(
     x: Throw, y: Throw, one_six: str = "straight_pair_total", nothing: str = "total"
-) -> tuple[int, str]:
+) -> tuple[int, Text]:
     """+1 if x is stronger, -1 if y is, 0 if they rank identically; and why."""
     kx, ky = rank(x, one_six, nothing), rank(y, one_six, nothing)
     if kx == ky:
-        return 0, f"{_show(x)} and {_show(y)} rank the same: throw-off"
+        return 0, Text("{a} and {b} rank the same: throw-off", a=_show(x), b=_show(y))
     sign = 1 if kx > ky else -1
     (hi, khi), (lo, klo) = ((x, kx), (y, ky)) if sign > 0 else ((y, ky), (x, kx))
     return sign, _why(hi, lo, khi, klo, one_six)
 
 
-def _why(hi: Throw, lo: Throw, khi: tuple, klo: tuple, one_six: str) -> str:
+def _why(hi: Throw, lo: Throw, khi: tuple, klo: tuple, one_six: str) -> Text:
     if khi[0] != klo[0]:
-        verb = "beats" if khi[0] == 1 else "beat"
-        return f"{_SIX_WORDS[khi[0]]} {verb} {_SIX_WORDS[klo[0]]}"
+        return Text("{hi} beats {lo}" if khi[0] == 1 else "{hi} beat {lo}",
+                    hi=_SIX_WORDS[khi[0]], lo=_SIX_WORDS[klo[0]])
     name_hi, name_lo = describe(hi, one_six), describe(lo, one_six)
     if khi[0] == 2:
-        return f"two sixes: third die {khi[1]} beats {klo[1]}"
+        return Text("two sixes: third die {hi} beats {lo}", hi=khi[1], lo=klo[1])
     if khi[0] == 1:
         if khi[1] == 2:
-            return "4+5+6 beats every other six"
+            return Text("4+5+6 beats every other six")
         if khi[1] != klo[1]:
-            return f"{name_hi} beats {name_lo}"
+            return Text("{hi} beats {lo}", hi=name_hi, lo=name_lo)
         if khi[1] == 1:
-            return f"a six and a pair: pair of {khi[2]}s beats pair of {klo[2]}s"
+            return Text("a six and a pair: pair of {hi}s beats pair of {lo}s", hi=khi[2], lo=klo[2])
         if khi[2] != klo[2]:
-            return f"{name_hi} ({khi[2]}) beats {name_lo} ({klo[2]})"
-        return f"{name_hi} beats {name_lo}: equal totals {khi[2]}, higher die {khi[3]}"
+            return Text("{hi} ({hi_total}) beats {lo} ({lo_total})", hi=name_hi, hi_total=khi[2], lo=name_lo, lo_total=klo[2])
+        return Text("{hi} beats {lo}: equal totals {total}, higher die {die}", hi=name_hi, lo=name_lo, total=khi[2], die=khi[3])
     if khi[1] != klo[1]:
-        return f"{_CLASS_WORDS[khi[1]]} beats {_CLASS_WORDS[klo[1]]}"
+        return Text("{hi} beats {lo}", hi=_CLASS_WORDS[khi[1]], lo=_CLASS_WORDS[klo[1]])
     if khi[1] in (2, 3):  # straights, trios
-        return f"{name_hi} beats {name_lo}"
+        return Text("{hi} beats {lo}", hi=name_hi, lo=name_lo)
     if khi[1] == 1:
         if khi[2] != klo[2]:
-            return f"pair of {khi[2]}s beats pair of {klo[2]}s"
-        return f"pair of {khi[2]}s, kicker {khi[3]} beats kicker {klo[3]}"
+            return Text("pair of {hi}s beats pair of {lo}s", hi=khi[2], lo=klo[2])
+        return Text("pair of {pair}s, kicker {hi} beats kicker {lo}", pair=khi[2], hi=khi[3], lo=klo[3])
     if len(khi) == 6 and khi[2] != klo[2]:
-        return f"nothing: total {khi[2]} beats {klo[2]}"
-    return f"nothing: {_show(hi)} beats {_show(lo)} from the top"
+        return Text("nothing: total {hi} beats {lo}", hi=khi[2], lo=klo[2])
+    return Text("nothing: {hi} beats {lo} from the top", hi=_show(hi), lo=_show(lo))
 
 
 # --- predictions -------------------------------------------------------------

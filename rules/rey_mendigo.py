@@ -59,6 +59,7 @@ from rules.base import Game, Next, RoundResult, State, add_flags, expect_throw
 from rules.errors import BadOption, IllegalEvent
 from rules.events import Event, EventType
 from rules.options import option
+from rules.text import Text
 
 TABAS = 5
 POT = "pot"
@@ -397,9 +398,11 @@ class ReyYMendigo(Game):
             flags=add_flags(state, f"withdrew:{player}"),
         )
         if len(active) == 1:
-            return self._win_hand(state, active[0], f"{player} withdrew: {active[0]} is the last in the hand", last=True)
+            return self._win_hand(state, active[0], Text("{player} withdrew: {last} is the last in the hand",
+                                                                     player=player, last=active[0]), last=True)
         if state.tiebreak and len(tiebreak) == 1:
-            return self._win_hand(state, tiebreak[0], f"{player} withdrew from the tie-break: {tiebreak[0]} wins it")
+            return self._win_hand(state, tiebreak[0], Text("{player} withdrew from the tie-break: {winner} wins it",
+                                                                          player=player, winner=tiebreak[0]))
         return self._end_turn(state, withdrawn=True)
 
     def _end_turn(self, state: ReyState, withdrawn: bool = False) -> ReyState:
@@ -449,7 +452,7 @@ class ReyYMendigo(Game):
             shown = ", ".join(f"{p} +{gains[p]}" for p in contenders)
             if len(best) == 1:
                 return self._win_hand(
-                    state, best[0], f"tie-break: {best[0]} gained the most Reyes and Chicos ({shown})"
+                    state, best[0], Text("tie-break: {player} gained the most Reyes and Chicos ({shown})", player=best[0], shown=shown)
                 )
             keep = best if state.options.tiebreak == "top" else contenders
             return replace(state, tiebreak=keep, to_play=keep, gains=())
@@ -457,13 +460,15 @@ class ReyYMendigo(Game):
         if not at_goal:
             return replace(state, to_play=state.active)
         goal = state.options.goal
-        what = f"{goal} Reyes or {goal} Chicos" + (" in one turn" if state.options.long_game else "")
+        what = Text("{goal} Reyes or {goal} Chicos in one turn" if state.options.long_game
+                    else "{goal} Reyes or {goal} Chicos", goal=goal)
         if len(at_goal) == 1:
             winner = at_goal[0]
             others = "; ".join(self._describe(state, p) for p in state.active if p != winner)
-            reason = f"{winner} reached {what} ({self._describe(state, winner)})"
+            reason = Text("{player} reached {what} ({counts})", player=winner, what=what,
+                          counts=self._describe(state, winner))
             if others:
-                reason += f"; the round was finished: {others}"
+                reason = Text("{reason}; the round was finished: {others}", reason=reason, others=others)
             return self._win_hand(state, winner, reason)
         return replace(
             state,
@@ -473,7 +478,7 @@ class ReyYMendigo(Game):
             flags=add_flags(state, "tiebreak"),
         )
 
-    def _win_hand(self, state: ReyState, winner: str, reason: str, last: bool = False) -> ReyState:
+    def _win_hand(self, state: ReyState, winner: str, reason: Text, last: bool = False) -> ReyState:
         pot = state.ledger.pot(POT)
         ledger = state.ledger.transfer("pot:" + POT, winner, pot)
         result = RoundResult(state.hand, winner, reason, state.hand_throws)

@@ -501,7 +501,8 @@ def test_the_table_can_end_the_game_and_stakes_are_settled():
 def test_the_state_shows_the_round_in_progress():
     state = play([{"type": "stake", "player": "A", "amount": 2}, t("A", 6, 5, 5)])
     assert state["current_throws"] == [
-        {"player": "A", "dice": [6, 5, 5], "rank": "a six and a pair of 5s"}]
+        {"player": "A", "dice": [6, 5, 5], "rank": "a six and a pair of 5s",
+         "rank_i18n": {"text": "a six and a pair of {pair}s", "values": {"pair": 5}}}]
     assert state["next"] == {"player": "B", "players": ["B"], "action": "throw",
                              "dice": "3d6", "choices": ["stake"]}
     assert state["stakes"] == {"A": 2, "B": 0} and state["phase"] == "round"
