@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from rules import BadEvent, Event, EventType, RulesError, get_game, state_json
+from rules.text import Text, said
 from station.annotate import annotate, encode_jpeg
 from station.camera import Camera, Frame
 from station.config import Config
@@ -58,7 +59,7 @@ class ReadOutcome:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "ms": round(self.ms, 1)}
         if self.message:
-            out["message"] = self.message
+            out.update(said("message", self.message))
         if self.read is not None:
             out["read"] = self.read
         if self.state is not None:
@@ -113,6 +114,8 @@ def read_json(ev: StoredEvent) -> dict[str, Any]:
     }
     if d.get("message"):
         out["message"] = d["message"]
+    if d.get("message_i18n"):
+        out["message_i18n"] = d["message_i18n"]
     return out
 
 
@@ -402,7 +405,7 @@ class Station:
         small = _small_grey(frame.image_bgr)
         while agree < cfg.still_frames:
             if time.monotonic() > deadline:
-                raise Misfit("the dice are still moving: press again when they lie still")
+                raise Misfit(Text("the dice are still moving: press again when they lie still"))
             nxt = self._capture()
             nsmall = _small_grey(nxt.image_bgr)
             diff = float(np.mean(cv2.absdiff(small, nsmall)))
@@ -417,7 +420,7 @@ class Station:
             if (self.game_row is None or self.game_row.status != "open") and self.auto_game:
                 self.start_game(**self.auto_game)
             if self.game_row is None or self.game_row.status != "open":
-                return ReadOutcome("no_game", "no game is open: start one first")
+                return ReadOutcome("no_game", Text("no game is open: start one first"))
             kinds = self._next_kinds()
         try:
             check_free_space(self.store.photos, self.config.storage)
@@ -426,9 +429,9 @@ class Station:
         try:
             frame = self._capture_still()
         except CameraError as exc:
-            return ReadOutcome("camera", f"camera problem: {exc}; press again")
+            return ReadOutcome("camera", Text("camera problem: {error}; press again", error=str(exc)))
         except Misfit as exc:
-            return ReadOutcome("refused", str(exc))
+            return ReadOutcome("refused", exc.text)
         raw = (self.reader(frame.image_bgr, game_kinds=kinds)
                if getattr(self.reader, "takes_game_kinds", False) else self.reader(frame.image_bgr))
         h, w = frame.image_bgr.shape[:2]
@@ -445,7 +448,7 @@ class Station:
                 throws, _ = map_read(get_game(row.game), rp.state, reading, self.seating, (w, h))
                 kind = "read"
             except Misfit as exc:
-                kind, message = "refused", str(exc)
+                kind, message = "refused", exc.text
             data: dict[str, Any] = {
                 "source": frame.metadata.get("source"),
                 "metadata": _plain(frame.metadata),
@@ -458,7 +461,7 @@ class Station:
                 "reader_ms": {k: round(v, 1) for k, v in reading.timings_ms.items()},
             }
             if message:
-                data["message"] = message
+                data.update(said("message", message))  # and its template: the page's language
             if tray:
                 data["tray"] = [list(p) for p in tray]  # the tray the read was limited to
             q = self.config.read.jpeg_quality

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from rules import Die as RuleDie
 from rules import Event, EventType, Game, RulesError, State
 from rules.base import HOUSE, Next
+from rules.text import Text
 from station.config import TableConfig, Zone
 from station.errors import Misfit
 from vision.types import Die, Reading
@@ -35,14 +36,17 @@ class Throw:
         return {"event": self.event.to_json(), "dice": list(self.dice)}
 
 
-def where(center: Point, size_wh: tuple[int, int]) -> str:
+PLACES = ("top left", "top", "top right", "left", "centre", "right", "bottom left", "bottom", "bottom right")
+
+
+def where(center: Point, size_wh: tuple[int, int]) -> Text:
     """Where a point lies on the photo, in words: "top left", "centre", "bottom right"."""
     w, h = size_wh
     col = ("left", "centre", "right")[min(2, int(3 * center[0] / max(w, 1)))]
     row = ("top", "middle", "bottom")[min(2, int(3 * center[1] / max(h, 1)))]
     if row == "middle":
-        return "centre" if col == "centre" else col
-    return row if col == "centre" else f"{row} {col}"
+        return Text("centre" if col == "centre" else col)
+    return Text(row if col == "centre" else f"{row} {col}")  # one of PLACES
 
 
 def check_refusals(reading: Reading, size_wh: tuple[int, int]) -> None:
@@ -51,8 +55,11 @@ def check_refusals(reading: Reading, size_wh: tuple[int, int]) -> None:
         return
     first = reading.rejected[0]
     more = len(reading.rejected) - 1
-    tail = f" (and {more} more)" if more else ""
-    raise Misfit(f"throw again: the die at the {where(first.center, size_wh)} is {first.why}{tail}")
+    place, why = where(first.center, size_wh), Text(first.why)  # a refusal's reason: a fixed word
+    if more:
+        raise Misfit(Text("throw again: the die at the {place} is {why} (and {more} more)",
+                          place=place, why=why, more=more))
+    raise Misfit(Text("throw again: the die at the {place} is {why}", place=place, why=why))
 
 
 def check_moved(dice: Sequence[Die], previous: Sequence[dict], tolerance_px: float) -> None:
@@ -73,8 +80,8 @@ def check_moved(dice: Sequence[Die], previous: Sequence[dict], tolerance_px: flo
         if match is None:
             return
         left.remove(match)
-    raise Misfit("throw again: the dice lie exactly as in the last read (not thrown); "
-                 "the GM can override")
+    raise Misfit(Text("throw again: the dice lie exactly as in the last read (not thrown); "
+                      "the GM can override"))
 
 
 def inside(point: Point, polygon: Sequence[Point]) -> bool:
@@ -120,7 +127,8 @@ class Seating:
                 return z
         seat = list(players).index(player) if player in players else len(zones)
         if seat >= len(zones):
-            raise Misfit(f"no seat zone for {player}: add a zone for seat {seat + 1} in the config")
+            raise Misfit(Text("no seat zone for {player}: add a zone for seat {seat} in the config",
+                                  player=player, seat=seat + 1))
         return zones[seat]
 
     def colour_for(self, game_id: str, state: State, nxt: Next, player: str) -> str | None:
@@ -150,9 +158,9 @@ def map_read(
     check_refusals(reading, size_wh)
     dice = reading.dice
     if not dice:
-        raise Misfit("no dice seen on the tray: throw again")
+        raise Misfit(Text("no dice seen on the tray: throw again"))
     if state.finished:
-        raise Misfit("the game is over: start a new game")
+        raise Misfit(Text("the game is over: start a new game"))
     remaining = list(range(len(dice)))
     throws: list[Throw] = []
     s = state
@@ -161,13 +169,13 @@ def map_read(
         if nxt is None or nxt.action != "throw":
             if not throws:
                 who = ", ".join(nxt.players) if nxt else ""
-                what = " or ".join(nxt.choices) if nxt and nxt.choices else "a decision"
-                raise Misfit(f"the game waits for {what} from {who}, not a throw")
+                what = (Text.joined(" or ", (Text(c) for c in nxt.choices)) if nxt and nxt.choices
+                        else Text("a decision"))
+                raise Misfit(Text("the game waits for {what} from {who}, not a throw", what=what, who=who))
             first = dice[remaining[0]]
-            raise Misfit(
-                f"{len(remaining)} die/dice too many on the tray (one at the "
-                f"{where(first.center, size_wh)}): throw again with only the dice in play"
-            )
+            raise Misfit(Text(
+                "{n} die/dice too many on the tray (one at the {place}): throw again with only the dice in play",
+                n=len(remaining), place=where(first.center, size_wh)))
         groups = _groups(game, s, nxt, dice, remaining, seating, size_wh)
         for player, idx, zone_name in groups:
             ordered = _order(nxt, player, [dice[i] for i in idx], idx, zone_name)
@@ -183,7 +191,8 @@ def map_read(
             try:
                 s = game.apply(s, event)
             except RulesError as exc:
-                raise Misfit(f"this read does not fit the game: {exc}; throw again") from None
+                raise Misfit(Text("this read does not fit the game: {error}; throw again",
+                                  error=str(exc))) from None
             throws.append(Throw(event, tuple(i for i, _ in ordered)))
             used = {i for i, _ in ordered}
             remaining = [i for i in remaining if i not in used]
@@ -199,7 +208,8 @@ def _groups(
         colour = seating.colour_for(game.id, state, nxt, players[0])
         idx = [i for i in remaining if colour is None or dice[i].colour == colour]
         if not idx:
-            raise Misfit(f"no {colour} dice for {players[0]}: throw again")
+            raise Misfit(Text("no {colour} dice for {player}: throw again", colour=Text(str(colour)),
+                              player=players[0]))
         return [(players[0], idx, None)]
     groups = []
     for player in players:
@@ -217,16 +227,15 @@ def _groups(
             ]
         if not idx:
             want = nxt.dice_text()
-            raise Misfit(f"no dice for {player} (expected {want} in {player}'s zone): throw again")
+            raise Misfit(Text("no dice for {player} (expected {want} in {player}'s zone): throw again",
+                              player=player, want=want))
         groups.append((player, idx, zone_name))
     claimed = {i for _, idx, _ in groups for i in idx}
     loose = [i for i in remaining if i not in claimed]
     if loose:
         die = dice[loose[0]]
-        raise Misfit(
-            f"throw again: the die at the {where(die.center, size_wh)} is outside every "
-            "seat zone"
-        )
+        raise Misfit(Text("throw again: the die at the {place} is outside every seat zone",
+                          place=where(die.center, size_wh)))
     return groups
 
 
@@ -238,9 +247,8 @@ def _order(
     kinds = list(nxt.dice)
     lo = nxt.min_dice if nxt.min_dice is not None else len(kinds)
     if not lo <= len(pairs) <= len(kinds):
-        raise Misfit(
-            f"{player} throws {nxt.dice_text()}, but {len(pairs)} dice are on the tray: throw again"
-        )
+        raise Misfit(Text("{player} throws {dice}, but {n} dice are on the tray: throw again",
+                          player=player, dice=nxt.dice_text(), n=len(pairs)))
     if len(set(kinds)) > 1:
         ordered = []
         left = list(pairs)
@@ -248,15 +256,14 @@ def _order(
             pick = next((p for p in left if p[1].kind == kind), None)
             if pick is None:
                 got = "+".join(d.kind for _, d in pairs)
-                raise Misfit(f"{player} throws {nxt.dice_text()}, got {got}: throw again")
+                raise Misfit(Text("{player} throws {dice}, got {got}: throw again",
+                                  player=player, dice=nxt.dice_text(), got=got))
             left.remove(pick)
             ordered.append(pick)
         pairs = ordered
     else:
         for _, die in pairs:
             if die.kind != kinds[0]:
-                raise Misfit(
-                    f"{player} throws {nxt.dice_text()}, but a {die.kind} is on the tray: "
-                    "throw again"
-                )
+                raise Misfit(Text("{player} throws {dice}, but a {kind} is on the tray: throw again",
+                                  player=player, dice=nxt.dice_text(), kind=die.kind))
     return [(i, zone) for i, _ in pairs]

@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, session
 
+from rules.text import said
 from station.errors import CameraError, Misfit, NoOpenGame, NotAccepted, StationError
 from station.storage import DiskFull
 
@@ -119,7 +120,7 @@ def station_error(exc: StationError):
         code = 507  # Insufficient Storage: nothing was stored
     elif isinstance(exc, (NotAccepted, Misfit)):
         code = 400
-    return jsonify(error=str(exc)), code
+    return jsonify(said("error", exc.text if isinstance(exc, Misfit) else exc)), code
 
 
 @bp.get("/state")
@@ -148,7 +149,7 @@ def read():
     outcome = station().press(override=override)
     out = outcome.to_json()
     if outcome.status != "stored":
-        out["error"] = outcome.message
+        out.update(said("error", outcome.message))  # and its template: the page's language
     return jsonify(out), READ_STATUS_HTTP.get(outcome.status, 500)
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import Blueprint, Flask, make_response, redirect, request, url_for
 
+from web.messages_es import MESSAGES_ES
+
 LANGS = ("en", "es")
 COOKIE = "lang"
 COOKIE_MAX_AGE_S = 365 * 24 * 3600
@@ -148,6 +150,8 @@ ES: dict[str, str] = {
     "In use": "En uso",
     "Zone": "Zona",
 }
+
+ES.update(MESSAGES_ES)  # what the rules and the station say
 
 CATALOGUES = {"en": {}, "es": ES}
 

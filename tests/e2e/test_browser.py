@@ -174,3 +174,29 @@ def test_a_taught_set_is_chosen_on_the_calibration_page(server, browser):
         browser.refresh()
         sel = Select(WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.ID, "in-use"))))
         assert sel.first_selected_option.get_attribute("value") == choice
+
+
+def test_a_spanish_page_says_the_rounds_and_the_refusals_in_spanish(server, browser):
+    """The rules and the station write English; a page in Spanish says it again in Spanish
+    (the rounds' reasons and the last read's message, as tests/web/test_messages.py renders them)."""
+    from tests.web.test_messages import spoken
+    from web.i18n import ES
+
+    s = state(server)
+    assert s["rounds"], "the earlier tests played rounds"
+    browser.get(server + "/lang/es?next=/")
+    try:
+        WebDriverWait(browser, 10).until(EC.text_to_be_present_in_element((By.ID, "live"), "en directo"))
+        WebDriverWait(browser, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#rounds li")) == len(s["rounds"]))
+        shown = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#rounds li")]
+        for text, r in zip(shown, reversed(s["rounds"]), strict=True):
+            assert spoken(r["reason_i18n"], ES) in text and (r["reason"] not in text or r["reason"][0].isdigit())
+        with urllib.request.urlopen(server + "/api/last-read", timeout=5) as resp:
+            last = json.load(resp)
+        if last.get("message_i18n"):
+            WebDriverWait(browser, 10).until(EC.text_to_be_present_in_element(
+                (By.ID, "read-message"), spoken(last["message_i18n"], ES)))
+        time.sleep(0.3)
+        shot(browser, "table-es")
+    finally:
+        browser.get(server + "/lang/en?next=/")

@@ -12,7 +12,9 @@ from station.scenes import Photo, SceneDie, session_from_script, write_session
 from station.station import Station
 from station.store import EventStore
 from tests.station.conftest import load_example
+from tests.web.test_messages import spoken
 from web import create_app
+from web.i18n import ES
 
 TOKEN = "test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -97,6 +99,17 @@ def test_a_read_that_does_not_fit_is_422_and_changes_nothing(client, game):
     assert "4 dice are on the tray" in r.json["error"] and "throw again" in r.json["error"]
     assert client.get("/api/state").json == before
     assert client.get("/api/last-read").json["status"] == "refused"
+
+
+def test_a_refused_read_says_why_in_the_pages_language(client, game):
+    client.post("/api/read", headers=AUTH)
+    r = client.post("/api/read", headers=AUTH)
+    assert r.status_code == 422
+    spanish = "Bruno tira 3d6, pero hay 4 dados en la bandeja: vuelvan a tirar"
+    assert spoken(r.json["error_i18n"], {}) == r.json["error"]  # the same English, from its template
+    assert spoken(r.json["error_i18n"], ES) == spanish
+    last = client.get("/api/last-read").json  # stored with the read: a page opened later says it too
+    assert last["message"] == r.json["error"] and spoken(last["message_i18n"], ES) == spanish
 
 
 def test_read_without_a_game_is_409(client):

@@ -12,6 +12,21 @@ function t(text, values) {
   return out;
 }
 
+/* What the rules or the station said: the English, and beside it (KEY_i18n) its template and
+   values ({text, values} or {join, parts}), said again in the page's language. */
+function said(obj, key) {
+  const form = obj ? obj[key + "_i18n"] : null;
+  return form ? sayForm(form) : (obj && obj[key]) || "";
+}
+
+function sayForm(form) {
+  if (form === null || typeof form !== "object") return String(form);
+  if (form.parts) return form.parts.map(sayForm).join(form.join);
+  const values = {};
+  for (const [k, v] of Object.entries(form.values || {})) values[k] = v !== null && typeof v === "object" ? sayForm(v) : v;
+  return t(form.text, values);
+}
+
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {

@@ -19,7 +19,7 @@ function toast(text, bad) {
 
 async function call(method, url, body) {
   const out = await api(method, url, body);
-  if (!out._ok) toast(t("Error") + ": " + (out.error || out.message || out._status), true);
+  if (!out._ok) toast(t("Error") + ": " + (said(out, "error") || said(out, "message") || out._status), true);
   return out;
 }
 
@@ -70,7 +70,7 @@ async function read(override) {
   $("btn-read").disabled = false;
   if (out.read) drawRead(out.read);
   if (out.state) drawState(out.state);
-  if (!out._ok) toast(out.error || out.message || String(out._status), true);
+  if (!out._ok) toast(said(out, "error") || said(out, "message") || String(out._status), true);
   else toast(t("Done") + (out.ms !== undefined ? " (" + out.ms + " ms)" : ""));
 }
 
@@ -82,7 +82,7 @@ function drawRead(r) {
   $("correct-form").hidden = true;
   if (!r) { img.hidden = true; $("read-id").textContent = ""; return; }
   $("read-id").textContent = "#" + r.id + (r.status === "refused" ? " · " + t("refused") : "");
-  $("read-message").textContent = r.message || "";
+  $("read-message").textContent = said(r, "message");
   $("read-message").hidden = !r.message;
   img.onload = () => placeHits(r);
   img.src = r.annotated || r.photo;
@@ -176,7 +176,7 @@ function drawState(s) {
                                   el("td", {}, String((s.balances || {})[p] ?? "–")))));
   $("pots").replaceChildren(...Object.entries(s.pots || {}).map(([k, v]) => el("div", { class: "pot" }, el("span", {}, k), el("b", {}, String(v)))));
   $("rounds").replaceChildren(...(s.rounds || []).slice().reverse().map((r) =>
-    el("li", { value: r.number }, el("b", {}, r.winner || t("void")), " — ", r.reason)));
+    el("li", { value: r.number }, el("b", {}, r.winner || t("void")), " — ", said(r, "reason"))));
 }
 
 function refreshRead() {

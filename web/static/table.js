@@ -23,7 +23,7 @@ function valueOf(d) { return d !== null && typeof d === "object" ? d.value : d; 
 
 function throwRow(th) {
   const dice = (th.dice || []).map((d) => el("span", { class: "die" }, String(valueOf(d))));
-  const extra = th.rank || (th.value !== undefined ? String(th.value) : "") ||
+  const extra = said(th, "rank") || (th.value !== undefined ? String(th.value) : "") ||
                 (th.sum !== undefined ? "Σ " + th.sum + (th.distance !== undefined ? " (±" + th.distance + ")" : "") : "");
   return el("div", { class: "throw" }, el("span", { class: "who" }, th.player), el("span", { class: "dice" }, dice),
             el("span", { class: "rank" }, extra));
@@ -133,12 +133,12 @@ function drawState(s) {
     $("throws").replaceChildren(
       el("div", { class: "muted" }, t("Round {n}", { n: last.number }) + ": " + (last.winner || t("void"))),
       ...(last.throws || []).map(throwRow),
-      el("div", { class: "reason" }, last.reason));
+      el("div", { class: "reason" }, said(last, "reason")));
   }
   drawExtra(s);
   drawScores(s);
   const rounds = (s.rounds || []).slice().reverse().map((r) => el("li", { value: r.number },
-    el("b", {}, r.winner || t("void")), " — ", r.reason,
+    el("b", {}, r.winner || t("void")), " — ", said(r, "reason"),
     (r.flags || []).length ? el("span", { class: "flags" }, " [" + r.flags.join(", ") + "]") : null));
   $("rounds").replaceChildren(...rounds);
   drawMoment(s);
@@ -152,7 +152,7 @@ function drawRead(read) {
   img.hidden = false;
   $("read-id").textContent = "#" + read.id + (read.status === "refused" ? " · " + t("refused") : "");
   const msg = $("read-message");
-  msg.textContent = read.message || "";
+  msg.textContent = said(read, "message");
   msg.hidden = !read.message;
 }
 
