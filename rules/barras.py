@@ -264,8 +264,8 @@ class Barras(Game):
         top = max(above.values())
         best = tuple(p for p in state.players if above.get(p) == top)
         if len(best) == 1:
-            return self._take_all(state, best[0], Text("{player}'s {value} is the highest above the bar {bar}",
-                                                             player=best[0], value=top, bar=bar))
+            why = Text("{player}'s {value} is the highest above the bar {bar}", player=best[0], value=top, bar=bar)
+            return self._take_all(state, best[0], why)
         if state.options.highest_tie == "split":
             share = ledger.pot("stakes") / len(best)
             for p in best:
@@ -285,7 +285,7 @@ class Barras(Game):
         shown = ", ".join(f"{p} {v}" for p, v in values.items())
         return self._take_all(
             state, best[0], Text("tie at {value} above the bar: throw-off won by {player} ({shown})",
-                                    value=tied_at, player=best[0], shown=shown)
+                                 value=tied_at, player=best[0], shown=shown)
         )
 
     def _take_all(self, state: BarrasState, winner: str, why: Text) -> BarrasState:

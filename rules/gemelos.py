@@ -143,7 +143,8 @@ class Gemelos(Game):
         top = max(len(b) for b in beaten.values())
         best = [p for p, b in beaten.items() if len(b) == top]
         if len(best) == 1 and top > 0:
-            return best[0], Text("{throw} beats {top} of {others} throws", throw=_show(dict(throws)[best[0]]), top=top, others=others)
+            return best[0], Text("{throw} beats {top} of {others} throws",
+                                 throw=_show(dict(throws)[best[0]]), top=top, others=others)
         return None, Text("no single throw beats the most others: thrown again")
 
     def _close_round(self, state: GemelosState) -> GemelosState:

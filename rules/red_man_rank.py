@@ -127,8 +127,10 @@ def _why(hi: Throw, lo: Throw, khi: tuple, klo: tuple, one_six: str) -> Text:
         if khi[1] == 1:
             return Text("a six and a pair: pair of {hi}s beats pair of {lo}s", hi=khi[2], lo=klo[2])
         if khi[2] != klo[2]:
-            return Text("{hi} ({hi_total}) beats {lo} ({lo_total})", hi=name_hi, hi_total=khi[2], lo=name_lo, lo_total=klo[2])
-        return Text("{hi} beats {lo}: equal totals {total}, higher die {die}", hi=name_hi, lo=name_lo, total=khi[2], die=khi[3])
+            return Text("{hi} ({hi_total}) beats {lo} ({lo_total})",
+                        hi=name_hi, hi_total=khi[2], lo=name_lo, lo_total=klo[2])
+        return Text("{hi} beats {lo}: equal totals {total}, higher die {die}",
+                    hi=name_hi, lo=name_lo, total=khi[2], die=khi[3])
     if khi[1] != klo[1]:
         return Text("{hi} beats {lo}", hi=_CLASS_WORDS[khi[1]], lo=_CLASS_WORDS[klo[1]])
     if khi[1] in (2, 3):  # straights, trios

@@ -398,11 +398,11 @@ class ReyYMendigo(Game):
             flags=add_flags(state, f"withdrew:{player}"),
         )
         if len(active) == 1:
-            return self._win_hand(state, active[0], Text("{player} withdrew: {last} is the last in the hand",
-                                                                     player=player, last=active[0]), last=True)
+            why = Text("{player} withdrew: {last} is the last in the hand", player=player, last=active[0])
+            return self._win_hand(state, active[0], why, last=True)
         if state.tiebreak and len(tiebreak) == 1:
-            return self._win_hand(state, tiebreak[0], Text("{player} withdrew from the tie-break: {winner} wins it",
-                                                                          player=player, winner=tiebreak[0]))
+            why = Text("{player} withdrew from the tie-break: {winner} wins it", player=player, winner=tiebreak[0])
+            return self._win_hand(state, tiebreak[0], why)
         return self._end_turn(state, withdrawn=True)
 
     def _end_turn(self, state: ReyState, withdrawn: bool = False) -> ReyState:
@@ -452,7 +452,8 @@ class ReyYMendigo(Game):
             shown = ", ".join(f"{p} +{gains[p]}" for p in contenders)
             if len(best) == 1:
                 return self._win_hand(
-                    state, best[0], Text("tie-break: {player} gained the most Reyes and Chicos ({shown})", player=best[0], shown=shown)
+                    state, best[0],
+                    Text("tie-break: {player} gained the most Reyes and Chicos ({shown})", player=best[0], shown=shown),
                 )
             keep = best if state.options.tiebreak == "top" else contenders
             return replace(state, tiebreak=keep, to_play=keep, gains=())

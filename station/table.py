@@ -128,7 +128,7 @@ class Seating:
         seat = list(players).index(player) if player in players else len(zones)
         if seat >= len(zones):
             raise Misfit(Text("no seat zone for {player}: add a zone for seat {seat} in the config",
-                                  player=player, seat=seat + 1))
+                              player=player, seat=seat + 1))
         return zones[seat]
 
     def colour_for(self, game_id: str, state: State, nxt: Next, player: str) -> str | None:
@@ -169,7 +169,7 @@ def map_read(
         if nxt is None or nxt.action != "throw":
             if not throws:
                 who = ", ".join(nxt.players) if nxt else ""
-                what = (Text.joined(" or ", (Text(c) for c in nxt.choices)) if nxt and nxt.choices
+                what = (Text.joined(" / ", (Text(c) for c in nxt.choices)) if nxt and nxt.choices
                         else Text("a decision"))
                 raise Misfit(Text("the game waits for {what} from {who}, not a throw", what=what, who=who))
             first = dice[remaining[0]]

@@ -89,8 +89,8 @@ def test_a_text_keeps_its_english_and_its_template():
                                "value": 70, "bar": 40}}
     assert spoken(form, ES) == "A, B y C empatan a 70 por encima de la barra 40: se reparten las apuestas"
     assert text_json("plain") is None and names(["A"]) == "A"
-    joined = Text.joined(" or ", [Text("join"), Text("sit_out")])
-    assert joined == "join or sit_out" and spoken(joined.to_json(), ES) == "entrar or no jugar"
+    joined = Text.joined(" / ", [Text("join"), Text("sit_out")])
+    assert joined == "join / sit_out" and spoken(joined.to_json(), ES) == "entrar / no jugar"
 
 
 @pytest.mark.parametrize("game_id", game_ids())
