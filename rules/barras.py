@@ -179,26 +179,24 @@ class Barras(Game):
             )
         player = event.player
         if player == HOUSE:
-            raise IllegalEvent("the house does not join: its throw is the bar")
+            raise IllegalEvent(Text("the house does not join: its throw is the bar"))
         if player not in nxt.players:
             if player in {p for p, _ in state.decisions}:
-                raise IllegalEvent(f"{player} has already decided this round")
-            raise IllegalEvent(f"{player} has no chips left and is out of the game")
+                raise IllegalEvent(Text("{player} has already decided this round", player=player))
+            raise IllegalEvent(Text("{player} has no chips left and is out of the game", player=player))
         if event.type is EventType.SIT_OUT:
             if event.amount is not None:
-                raise IllegalEvent("a sit_out carries no stake")
+                raise IllegalEvent(Text("a sit_out carries no stake"))
             state = replace(state, decisions=state.decisions + ((player, None),))
         else:
             stake = event.amount if event.amount is not None else amount(state.options.default_stake)
             if stake <= 0:
-                raise IllegalEvent(f"{player}'s stake must be more than 0 chips")
+                raise IllegalEvent(Text("{player}'s stake must be more than 0 chips", player=player))
             have = self.chips(state, player)
             if stake > have:
                 if state.options.over_stake == "refuse":
-                    raise IllegalEvent(
-                        f"{player} has only {_chips_text(have)} chips: cannot stake "
-                        f"{_chips_text(stake)}"
-                    )
+                    raise IllegalEvent(Text("{player} has only {have} chips: cannot stake {stake}",
+                                            player=player, have=_chips_text(have), stake=_chips_text(stake)))
                 stake = have
             state = replace(
                 state,

@@ -17,7 +17,7 @@ from rules.errors import BadEvent, IllegalEvent
 from rules.events import TABA_FACES, Event, EventType
 from rules.ledger import Ledger, to_json_number
 from rules.options import options_json, parse_options
-from rules.text import said
+from rules.text import Text, said
 
 HOUSE = "house"
 
@@ -132,18 +132,18 @@ class Game(ABC):
         names = tuple(players)
         for name in names:
             if not isinstance(name, str) or not name.strip():
-                raise IllegalEvent(f"a player's name must be a non-empty string, got {name!r}")
+                raise IllegalEvent(Text("a player's name must be a non-empty string, got {name}", name=repr(name)))
         if len(set(names)) != len(names):
-            raise IllegalEvent("two players have the same name")
+            raise IllegalEvent(Text("two players have the same name"))
         if HOUSE in names:
-            raise IllegalEvent(f"'{HOUSE}' is the house, not a player's name")
+            raise IllegalEvent(Text("'{house}' is the house, not a player's name", house=HOUSE))
         hi = self.max_players
         if len(names) < self.min_players or (hi is not None and len(names) > hi):
             if hi == self.min_players:
-                span = f"exactly {hi}"
+                span = Text("exactly {n}", n=hi)
             else:
-                span = f"{self.min_players}-{hi}" if hi else f"at least {self.min_players}"
-            raise IllegalEvent(f"{self.title} needs {span} players, got {len(names)}")
+                span = f"{self.min_players}-{hi}" if hi else Text("at least {n}", n=self.min_players)
+            raise IllegalEvent(Text("{game} needs {span} players, got {n}", game=self.title, span=span, n=len(names)))
         return self.initial(names, opts)
 
     def open_ledger(self, players: tuple[str, ...]) -> Ledger:
@@ -173,7 +173,7 @@ class Game(ABC):
 
     def _after_end(self, state: State, event: Event) -> State:
         """An event after the end: refused, unless a game allows a closing word (tip the hat)."""
-        raise IllegalEvent("the game is over: no more events")
+        raise IllegalEvent(Text("the game is over: no more events"))
 
     @abstractmethod
     def _apply(self, state: State, event: Event) -> State:

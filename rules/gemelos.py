@@ -115,7 +115,7 @@ class Gemelos(Game):
     def _stake(self, state: GemelosState, event: Event) -> GemelosState:
         thrown = {p for p, _ in state.throws}
         if event.player in thrown:
-            raise IllegalEvent(f"{event.player} has thrown this round: stakes go before the throw")
+            raise IllegalEvent(Text("{player} has thrown this round: stakes go before the throw", player=event.player))
         assert event.amount is not None
         stakes = tuple((p, a) for p, a in state.stakes if p != event.player)
         return replace(state, stakes=stakes + ((event.player, event.amount),))

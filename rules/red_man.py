@@ -202,12 +202,13 @@ class RedMansThrow(Game):
     def _not_thrown(self, state: RedMansThrowState, player: str, what: str) -> None:
         done = {p for p, _ in state.throws} | {p for p, _ in state.offs}
         if state.phase == THROW_OFF or player in done:
-            raise IllegalEvent(f"{player} has thrown this round: {what} go before the throw")
+            raise IllegalEvent(Text("{player} has thrown this round: {what} go before the throw", player=player,
+                                    what=Text(what)))
 
     def _stake(self, state: RedMansThrowState, event: Event) -> RedMansThrowState:
         assert event.player is not None
         if event.amount is None:
-            raise IllegalEvent("a stake needs an amount")
+            raise IllegalEvent(Text("a stake needs an amount"))
         self._not_thrown(state, event.player, "stakes")
         stakes = tuple((p, a) for p, a in state.stakes if p != event.player)
         return replace(state, stakes=stakes + ((event.player, event.amount),))
@@ -215,11 +216,10 @@ class RedMansThrow(Game):
     def _predict(self, state: RedMansThrowState, event: Event) -> RedMansThrowState:
         assert event.player is not None
         if not state.options.predictions:
-            raise IllegalEvent("prediction bets are off in this game (option 'predictions')")
+            raise IllegalEvent(Text("prediction bets are off in this game (option 'predictions')"))
         if state.phase != ROUND:
-            raise IllegalEvent(
-                f"no predictions in a {state.phase.replace('_', '-')}: it is one die each"
-            )
+            raise IllegalEvent(Text("no predictions in a {phase}: it is one die each",
+                                    phase=Text(state.phase.replace("_", "-"))))
         self._not_thrown(state, event.player, "predictions")
         prediction = check_prediction(event.prediction)
         kept = tuple((p, x) for p, x in state.predictions if p != event.player)
@@ -399,14 +399,14 @@ class RedMansThrow(Game):
     def _after_end(self, state: RedMansThrowState, event: Event) -> RedMansThrowState:
         """After a red man, the loser may tip his hat, once; nothing else is accepted."""
         if event.type is not EventType.TIP_HAT:
-            raise IllegalEvent("the game is over: no more events")
+            raise IllegalEvent(Text("the game is over: no more events"))
         if state.red_man is None:
-            raise IllegalEvent("the game is over with no red man: there is no hat to tip")
+            raise IllegalEvent(Text("the game is over with no red man: there is no hat to tip"))
         loser = next(p for p in state.players if p != state.red_man)
         if event.player != loser:
-            raise IllegalEvent(f"only {loser} tips the hat to the red man {state.red_man}")
+            raise IllegalEvent(Text("only {loser} tips the hat to the red man {red}", loser=loser, red=state.red_man))
         if state.hat_tipped:
-            raise IllegalEvent(f"{loser} has already tipped the hat")
+            raise IllegalEvent(Text("{player} has already tipped the hat", player=loser))
         return replace(state, hat_tipped=True, flags=add_flags(state, f"tip_hat:{loser}"))
 
     # --- showing --------------------------------------------------------------------

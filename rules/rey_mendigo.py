@@ -281,7 +281,8 @@ class ReyYMendigo(Game):
                     f"no Mendigo to decide on: expected a throw from {player}, not {event.type.value}"
                 )
             if event.player != player:
-                raise IllegalEvent(f"it is {player}'s Mendigo to decide on, not {event.player}'s")
+                raise IllegalEvent(Text("it is {player}'s Mendigo to decide on, not {other}'s", player=player,
+                                        other=event.player))
             if event.type is EventType.WITHDRAW:
                 return self._withdraw(state, player)
             return self._pay_parte(state, player)
@@ -380,7 +381,8 @@ class ReyYMendigo(Game):
         _, parte = self._stakes(state)
         left = self.chips_left(state, player)
         if left is not None and left < parte:
-            raise IllegalEvent(f"{player} has {left} chips, the parte is {parte}: {player} must withdraw")
+            raise IllegalEvent(Text("{player} has {left} chips, the parte is {parte}: {player} must withdraw",
+                                    player=player, left=left, parte=parte))
         ledger = state.ledger.transfer(player, "pot:" + POT, parte)
         state = replace(state, ledger=ledger, pending=state.pending - 1)
         if state.pending:

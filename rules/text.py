@@ -74,3 +74,8 @@ def said(key: str, value: Any) -> dict[str, Any]:
     if (form := text_json(value)) is not None:
         out[key + "_i18n"] = form
     return out
+
+
+def text_of(exc: BaseException) -> str:
+    """An error's message as raised: a Text keeps its template (str(exc) would lose it)."""
+    return exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)

@@ -25,8 +25,3 @@ class NotAccepted(StationError, ValueError):
 
 class Misfit(StationError, ValueError):
     """A read that does not fit the game; the message says what the table should do."""
-
-    @property
-    def text(self) -> str:
-        """The message as raised: a `rules.text.Text` keeps its template for the page's language."""
-        return self.args[0] if self.args and isinstance(self.args[0], str) else str(self)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import Event, RulesError, State, get_game
+from rules.text import Text, text_of
 from station.store import StoredEvent, StoredGame
 
 UNDOABLE = ("read", "correction", "decision")
@@ -87,7 +88,7 @@ def replay(game_row: StoredGame, events: Sequence[StoredEvent]) -> Replay:
         try:
             state = game.apply(state, event)
         except RulesError as exc:
-            raise type(exc)(f"replaying event {index}: {exc}") from None
+            raise type(exc)(Text("replaying event {index}: {error}", index=index, error=text_of(exc))) from None
     return Replay(state, tuple(reads), tuple(rule_events), tuple(stack))
 
 

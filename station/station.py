@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from rules import BadEvent, Event, EventType, RulesError, get_game, state_json
-from rules.text import Text, said
+from rules.text import Text, said, text_of
 from station.annotate import annotate, encode_jpeg
 from station.camera import Camera, Frame
 from station.config import Config
@@ -237,7 +237,7 @@ class Station:
             rules = get_game(game)
             rules.new(players, options)  # validates players and options
         except RulesError as exc:
-            raise NotAccepted(str(exc)) from None
+            raise NotAccepted(text_of(exc)) from None
         with self._lock:
             with _stored("the new game"):
                 row = self.store.start_game(game, list(players), dict(options))
@@ -283,7 +283,7 @@ class Station:
                 try:
                     event = Event.from_json(data)
                 except BadEvent as exc:
-                    raise NotAccepted(str(exc)) from None
+                    raise NotAccepted(text_of(exc)) from None
                 stored_kind, payload = "decision", {"event": event.to_json()}
             if row.status == "finished" and stored_kind == "decision":
                 pass  # a closing word after the end (tip the hat) is up to the game
@@ -293,7 +293,7 @@ class Station:
             try:
                 replay(row, trial)
             except RulesError as exc:
-                raise NotAccepted(str(exc)) from None
+                raise NotAccepted(text_of(exc)) from None
             with _stored(f"the {stored_kind}"):
                 ev = self.store.append(row.id, stored_kind, payload)
             self._after_change(row)
@@ -431,7 +431,7 @@ class Station:
         except CameraError as exc:
             return ReadOutcome("camera", Text("camera problem: {error}; press again", error=str(exc)))
         except Misfit as exc:
-            return ReadOutcome("refused", exc.text)
+            return ReadOutcome("refused", text_of(exc))
         raw = (self.reader(frame.image_bgr, game_kinds=kinds)
                if getattr(self.reader, "takes_game_kinds", False) else self.reader(frame.image_bgr))
         h, w = frame.image_bgr.shape[:2]
@@ -448,7 +448,7 @@ class Station:
                 throws, _ = map_read(get_game(row.game), rp.state, reading, self.seating, (w, h))
                 kind = "read"
             except Misfit as exc:
-                kind, message = "refused", exc.text
+                kind, message = "refused", text_of(exc)
             data: dict[str, Any] = {
                 "source": frame.metadata.get("source"),
                 "metadata": _plain(frame.metadata),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rules import Die as RuleDie
 from rules import Event, EventType, Game, RulesError, State
 from rules.base import HOUSE, Next
-from rules.text import Text
+from rules.text import Text, text_of
 from station.config import TableConfig, Zone
 from station.errors import Misfit
 from vision.types import Die, Reading
@@ -192,7 +192,7 @@ def map_read(
                 s = game.apply(s, event)
             except RulesError as exc:
                 raise Misfit(Text("this read does not fit the game: {error}; throw again",
-                                  error=str(exc))) from None
+                                  error=text_of(exc))) from None
             throws.append(Throw(event, tuple(i for i, _ in ordered)))
             used = {i for i, _ in ordered}
             remaining = [i for i in remaining if i not in used]

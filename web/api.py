@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, session
 
-from rules.text import said
+from rules.text import said, text_of
 from station.errors import CameraError, Misfit, NoOpenGame, NotAccepted, StationError
 from station.storage import DiskFull
 
@@ -120,7 +120,7 @@ def station_error(exc: StationError):
         code = 507  # Insufficient Storage: nothing was stored
     elif isinstance(exc, (NotAccepted, Misfit)):
         code = 400
-    return jsonify(said("error", exc.text if isinstance(exc, Misfit) else exc)), code
+    return jsonify(said("error", text_of(exc))), code
 
 
 @bp.get("/state")

@@ -132,6 +132,40 @@ MESSAGES_ES: dict[str, str] = {
         "los dados aún se mueven: pulse otra vez cuando estén quietos",
     "no game is open: start one first": "no hay ninguna partida abierta: empiece una primero",
     "camera problem: {error}; press again": "problema de la cámara: {error}; pulse otra vez",
+    # --- refusals of a decision or a game set-up (the GM screen) ---------------------
+    "a player's name must be a non-empty string, got {name}": "el nombre de un jugador no puede estar vacío: {name}",
+    "two players have the same name": "dos jugadores tienen el mismo nombre",
+    "'{house}' is the house, not a player's name": "'{house}' es la banca, no el nombre de un jugador",
+    "{game} needs {span} players, got {n}": "{game} necesita {span} jugadores, hay {n}",
+    "exactly {n}": "exactamente {n}",
+    "at least {n}": "al menos {n}",
+    "the game is over: no more events": "la partida ha terminado: no se admiten más acciones",
+    "replaying event {index}: {error}": "{error} (acción {index})",
+    "{player} has thrown this round: stakes go before the throw":
+        "{player} ya ha tirado en esta ronda: las apuestas van antes de la tirada",
+    "the house does not join: its throw is the bar": "la banca no entra: su tirada es la barra",
+    "{player} has already decided this round": "{player} ya ha decidido en esta ronda",
+    "{player} has no chips left and is out of the game": "a {player} no le quedan fichas y está fuera de la partida",
+    "a sit_out carries no stake": "quien no juega no apuesta",
+    "{player}'s stake must be more than 0 chips": "la apuesta de {player} debe ser de más de 0 fichas",
+    "{player} has only {have} chips: cannot stake {stake}": "{player} solo tiene {have} fichas: no puede apostar {stake}",
+    "{player} has thrown this round: {what} go before the throw":
+        "{player} ya ha tirado en esta ronda: {what} van antes de la tirada",
+    "a stake needs an amount": "una apuesta necesita una cantidad",
+    "prediction bets are off in this game (option 'predictions')":
+        "en esta partida no hay apuestas de predicción (opción 'predictions')",
+    "no predictions in a {phase}: it is one die each": "no hay predicciones ahora ({phase}): es un dado cada uno",
+    "the game is over with no red man: there is no hat to tip":
+        "la partida terminó sin hombre rojo: no hay sombrero que quitarse",
+    "only {loser} tips the hat to the red man {red}": "solo {loser} se quita el sombrero ante el hombre rojo {red}",
+    "{player} has already tipped the hat": "{player} ya se ha quitado el sombrero",
+    "{player} has {left} chips, the parte is {parte}: {player} must withdraw":
+        "{player} tiene {left} fichas y la parte es {parte}: {player} debe retirarse",
+    "it is {player}'s Mendigo to decide on, not {other}'s": "el Mendigo es de {player}, no de {other}: decide {player}",
+    # what a Red Man's stake or prediction comes before, and the phases it can't come in
+    "stakes": "las apuestas",
+    "predictions": "las predicciones",
+    "salvation": "salvación",
     # --- words that go into them ----------------------------------------------------
     # places on the photo (station.table.PLACES): "el dado que está arriba a la izquierda"
     "top left": "arriba a la izquierda",

@@ -112,6 +112,16 @@ def test_a_refused_read_says_why_in_the_pages_language(client, game):
     assert last["message"] == r.json["error"] and spoken(last["message_i18n"], ES) == spanish
 
 
+def test_a_refused_decision_says_why_in_the_pages_language(client, game):
+    client.post("/api/read", headers=AUTH)  # Ana has thrown: her stake comes too late
+    r = client.post("/api/events", json={"type": "stake", "player": "Ana", "amount": 5}, headers=AUTH)
+    assert r.status_code == 400
+    assert r.json["error"] == "replaying event 1: Ana has thrown this round: stakes go before the throw"
+    assert spoken(r.json["error_i18n"], {}) == r.json["error"]
+    assert spoken(r.json["error_i18n"], ES) == (
+        "Ana ya ha tirado en esta ronda: las apuestas van antes de la tirada (acción 1)")
+
+
 def test_read_without_a_game_is_409(client):
     r = client.post("/api/read", headers=AUTH)
     assert r.status_code == 409 and "no game" in r.json["error"]
