@@ -170,6 +170,25 @@ def translate(text: str, **values: Any) -> str:
     return out.format(**values) if values else out
 
 
+def say_form(form: Any, catalogue: dict[str, str]) -> str:
+    """A text's template form (rules.text.Text.to_json) said in a catalogue's language, inner
+    texts first; a template missing from it stays English. sayForm in static/common.js is the same."""
+    if not isinstance(form, dict):
+        return str(form)
+    if "parts" in form:
+        return form["join"].join(say_form(p, catalogue) for p in form["parts"])
+    out = catalogue.get(form["text"], form["text"])
+    for key, value in (form.get("values") or {}).items():
+        out = out.replace("{" + key + "}", say_form(value, catalogue))
+    return out
+
+
+def say(obj: dict[str, Any], key: str) -> str:
+    """`obj[key]` in the page's language, from `obj[key + "_i18n"]` when there is one."""
+    form = obj.get(key + "_i18n")
+    return say_form(form, CATALOGUES[current_lang()]) if form else str(obj.get(key) or "")
+
+
 @bp.get("/lang/<code>")
 def switch(code: str):
     """The language switch: a cookie, then back to the page (only to our own paths)."""
@@ -191,4 +210,4 @@ def install(app: Flask) -> None:
     @app.context_processor
     def inject() -> dict[str, Any]:
         lang = current_lang()
-        return {"t": translate, "lang": lang, "catalogue": CATALOGUES[lang], "langs": LANGS}
+        return {"t": translate, "say": say, "lang": lang, "catalogue": CATALOGUES[lang], "langs": LANGS}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
+from rules.text import said
 from station.photo_read import read_photo
 from web.api import READ_STATUS_HTTP
 from web.security import decode_image, gm_required, wants_json
@@ -38,6 +39,6 @@ def upload():
     if wants_json():
         out = outcome.to_json()
         if outcome.status != "stored":
-            out["error"] = outcome.message
+            out.update(said("error", outcome.message))  # and its template: the page's language
         return jsonify(out), code
     return render_template("upload.html", outcome=outcome.to_json()), code

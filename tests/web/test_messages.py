@@ -1,7 +1,8 @@
 """What the rules and the station say reaches a Spanish page in Spanish (web/messages_es.py).
 
 The page says a text again from its template and values (`sayForm` in
-web/static/common.js); `spoken` below does the same, so these tests check
+web/static/common.js, `say_form` in web/i18n.py for the pages drawn on the
+server; the browser test checks that both agree), so these tests check
 what a Spanish player reads: every template has its Spanish, the English
 comes back whole from the template (nothing is lost on the way), and the
 words that go into a template (places, refusal reasons, colours) are there.
@@ -22,24 +23,28 @@ from tests.rules.strategies import random_game
 from tests.rules.test_properties import SETUPS
 from vision import kinds, learned, reader
 from vision.colour import HUE_NAMES
-from web.i18n import ES
+from web.i18n import ES, say_form
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def spoken(form, catalogue: dict[str, str], missing: set[str] | None = None) -> str:
-    """A text's template form said in a catalogue's language (as sayForm does on the page)."""
-    if not isinstance(form, dict):
-        return str(form)
-    if "parts" in form:
-        return form["join"].join(spoken(p, catalogue, missing) for p in form["parts"])
-    template = form["text"]
-    if missing is not None and template not in catalogue:
-        missing.add(template)
-    out = catalogue.get(template, template)
-    for key, value in (form.get("values") or {}).items():
-        out = out.replace("{" + key + "}", spoken(value, catalogue, missing))
-    return out
+    """`say_form`, noting the templates the catalogue lacks."""
+    if missing is not None:
+        _missing(form, catalogue, missing)
+    return say_form(form, catalogue)
+
+
+def _missing(form, catalogue: dict[str, str], missing: set[str]) -> None:
+    if isinstance(form, dict):
+        if "parts" in form:
+            for p in form["parts"]:
+                _missing(p, catalogue, missing)
+            return
+        if form["text"] not in catalogue:
+            missing.add(form["text"])
+        for v in (form.get("values") or {}).values():
+            _missing(v, catalogue, missing)
 
 
 def _fields(template: str) -> set[str]:

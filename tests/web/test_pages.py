@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import cv2
 
@@ -71,6 +72,15 @@ def test_upload_without_a_game_says_so(gm):
                    headers={"Accept": "application/json"})
     assert resp.status_code == 409
     assert "no game" in resp.get_json()["error"]
+
+
+def test_the_upload_page_says_a_refusal_in_spanish(gm):
+    ok, buf = cv2.imencode(".jpg", cv2.imread(str(sorted(default_replay_folder().glob("*.jpg"))[0])))
+    gm.set_cookie("lang", "es")
+    resp = gm.post("/upload", data={"photo": (io.BytesIO(buf.tobytes()), "p.jpg")})
+    assert resp.status_code == 409
+    alert = re.search(r'role="alert">([^<]*)<', resp.get_data(as_text=True)).group(1)
+    assert alert == "no hay ninguna partida abierta: empiece una primero"
 
 
 def test_no_station_is_503(app):
