@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from rules.errors import BadOption
+from rules.text import Text
 
 T = TypeVar("T")
 
@@ -40,30 +41,33 @@ def parse_options(cls: type[T], raw: Any, game_id: str) -> T:
 def _check_value(f: dataclasses.Field, value: Any, game_id: str) -> Any:
     default = f.default
     meta = f.metadata
-    where = f"option {f.name!r} of {game_id}"
+    where = Text("option {name} of {game}", name=repr(f.name), game=game_id)
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise BadOption(f"{where} must be true or false, got {value!r}")
+            raise BadOption(Text("{where} must be true or false, got {value}", where=where, value=repr(value)))
         return value
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-            raise BadOption(f"{where} must be a whole number, got {value!r}")
+            raise BadOption(Text("{where} must be a whole number, got {value}", where=where, value=repr(value)))
         value = int(value)
     elif isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise BadOption(f"{where} must be a number, got {value!r}")
+            raise BadOption(Text("{where} must be a number, got {value}", where=where, value=repr(value)))
         value = float(value)
     elif isinstance(default, str):
         if not isinstance(value, str):
-            raise BadOption(f"{where} must be a string, got {value!r}")
+            raise BadOption(Text("{where} must be a string, got {value}", where=where, value=repr(value)))
         choices = meta.get("choices")
         if choices and value not in choices:
-            raise BadOption(f"{where} must be one of {', '.join(choices)}, got {value!r}")
+            raise BadOption(Text("{where} must be one of {choices}, got {value}", where=where,
+                                     choices=", ".join(choices), value=repr(value)))
         return value
     if "min" in meta and value < meta["min"]:
-        raise BadOption(f"{where} must be at least {meta['min']}, got {value!r}")
+        raise BadOption(Text("{where} must be at least {min}, got {value}", where=where, min=meta["min"],
+                             value=repr(value)))
     if "max" in meta and value > meta["max"]:
-        raise BadOption(f"{where} must be at most {meta['max']}, got {value!r}")
+        raise BadOption(Text("{where} must be at most {max}, got {value}", where=where, max=meta["max"],
+                             value=repr(value)))
     return value
 
 

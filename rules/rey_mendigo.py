@@ -196,9 +196,10 @@ class ReyYMendigo(Game):
     # --- set-up ------------------------------------------------------------
     def initial(self, players: tuple[str, ...], options: ReyOptions) -> ReyState:
         if options.elimination and options.no_stakes:
-            raise BadOption("option 'elimination' plays for chips: it cannot go with 'no_stakes'")
+            raise BadOption(Text("option 'elimination' plays for chips: it cannot go with 'no_stakes'"))
         if options.elimination and options.chips < options.ante:
-            raise BadOption(f"option 'chips' ({options.chips}) must cover the ante ({options.ante})")
+            raise BadOption(Text("option 'chips' ({chips}) must cover the ante ({ante})", chips=options.chips,
+                                 ante=options.ante))
         state = ReyState(self.id, players, options, self.open_ledger(players))
         return self._start_hand(state, first=0)
 

@@ -162,6 +162,18 @@ MESSAGES_ES: dict[str, str] = {
     "{player} has {left} chips, the parte is {parte}: {player} must withdraw":
         "{player} tiene {left} fichas y la parte es {parte}: {player} debe retirarse",
     "it is {player}'s Mendigo to decide on, not {other}'s": "el Mendigo es de {player}, no de {other}: decide {player}",
+    "option {name} of {game}": "la opción {name} de {game}",
+    "{where} must be true or false, got {value}": "{where} debe ser true o false, no {value}",
+    "{where} must be a whole number, got {value}": "{where} debe ser un número entero, no {value}",
+    "{where} must be a number, got {value}": "{where} debe ser un número, no {value}",
+    "{where} must be a string, got {value}": "{where} debe ser un texto, no {value}",
+    "{where} must be one of {choices}, got {value}": "{where} debe ser una de estas: {choices}; no {value}",
+    "{where} must be at least {min}, got {value}": "{where} debe ser al menos {min}, no {value}",
+    "{where} must be at most {max}, got {value}": "{where} debe ser como mucho {max}, no {value}",
+    "option 'elimination' plays for chips: it cannot go with 'no_stakes'":
+        "la opción 'elimination' se juega con fichas: no puede ir con 'no_stakes'",
+    "option 'chips' ({chips}) must cover the ante ({ante})":
+        "la opción 'chips' ({chips}) debe cubrir la entrada ({ante})",
     # what a Red Man's stake or prediction comes before, and the phases it can't come in
     "stakes": "las apuestas",
     "predictions": "las predicciones",

@@ -122,6 +122,13 @@ def test_a_refused_decision_says_why_in_the_pages_language(client, game):
         "Ana ya ha tirado en esta ronda: las apuestas van antes de la tirada (acción 1)")
 
 
+def test_a_refused_game_set_up_says_why_in_the_pages_language(client):
+    r = client.post("/api/games", json={**RED_MAN, "options": {"stake": -5}}, headers=AUTH)
+    assert r.status_code == 400
+    assert r.json["error"] == "option 'stake' of red_mans_throw must be at least 0, got -5"
+    assert spoken(r.json["error_i18n"], ES) == "la opción 'stake' de red_mans_throw debe ser al menos 0, no -5"
+
+
 def test_read_without_a_game_is_409(client):
     r = client.post("/api/read", headers=AUTH)
     assert r.status_code == 409 and "no game" in r.json["error"]
