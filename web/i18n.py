@@ -3,6 +3,9 @@
 Texts are written in English in templates and scripts (`t("Undo")`); the
 Spanish catalogue maps them. A text missing from it shows in English. The
 scripts get the catalogue of the page's language as JSON (`window.I18N`).
+What the rules and the station say comes with its template beside it
+(rules.text); the catalogue has their Spanish too (web/messages_es.py), and
+`say_form` / `sayForm` (static/common.js) say them in the page's language.
 """
 
 from __future__ import annotations
