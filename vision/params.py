@@ -124,8 +124,8 @@ class Params:
     pair_sides: float = 1.3  # a peak this many times the frame's die side may be two dice touching
     # (rendered seed 203 at 1.2, 1.3, 1.45, 1.6: 1017, 1015, 1012, 1009 right, unreadable answered 71, 69, 67, 65)
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...
-    relook_value_min: float = 1.0  # ... also when refused at first (unknown object, cocked, ...) but
-    # giving the values together this much (1.0: never)
+    leant_min_prob: float = 0.85  # ... also when refused at first as leaning or stacked, but then
+    # answered only this sure (else refused as at first; the tuning sets' touching dice)
     views: int = 2  # ... turned and mirrored this many ways, the probabilities averaged
     min_value_prob: float = 0.75  # answer a value only this sure (else 'low confidence')
     agree_min_prob: float = 0.4  # ... or this sure and the classical pip count agrees

@@ -282,8 +282,11 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     probs, offs = learned.classify(models.classifier, crops)
     # a die the first look is unsure of is looked at again: turned and mirrored
     # (views averaged), and centred where the classifier says its centre is
-    unsure = [i for i, p in enumerate(probs) if p.max() < params.relook_below
-              and (int(p.argmax()) < 6 or p[:6].sum() >= params.relook_value_min)]
+    # (also when it refuses the die as leaning or stacked: a die touching another, cut off its
+    # centre, looks so; the second look's answer stands only when sure, else the first refusal)
+    leaning = [learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED]]
+    leant = {i for i, p in enumerate(probs) if int(p.argmax()) in leaning and p.max() < params.relook_below}
+    unsure = [i for i, p in enumerate(probs) if (int(p.argmax()) < 6 and p.max() < params.relook_below) or i in leant]
     if unsure:
         moved = [(keep[i].center[0] + float(offs[i][0]) * sides[i],
                   keep[i].center[1] + float(offs[i][1]) * sides[i]) for i in unsure]
@@ -292,17 +295,19 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         pb, ob = learned.classify(net, [crops[i] for i in unsure] + again, params.views)  # one forward
         p1, p2, o2 = pb[:len(unsure)], pb[len(unsure):], ob[len(unsure):]
         for j, i in enumerate(unsure):
+            was = (keep[i], crops[i], probs[i].copy(), offs[i].copy())
             probs[i] = p1[j]
             if p2[j].max() > p1[j].max():
                 keep[i] = learned.Found(moved[j], keep[i].side_px, keep[i].score)
                 crops[i], probs[i], offs[i] = again[j], p2[j], o2[j]
+            if i in leant and probs[i][:6].max() < params.leant_min_prob:
+                keep[i], crops[i], probs[i], offs[i] = was
     # what would be answered is looked at once more: does the die lean, or lie on another?
     lean = np.zeros(len(keep), np.float32)
     asked: set[int] = set()
-    leaning = [learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED]]
     if models.lean is not None:
         ask = [i for i, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.agree_min_prob
-               and p[leaning].sum() >= params.lean_ask_min]
+               and (p[leaning].sum() >= params.lean_ask_min or i in leant)]
         lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
         asked = set(ask)
     t2 = time.perf_counter()

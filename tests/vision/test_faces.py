@@ -308,8 +308,31 @@ def test_the_scan_gives_no_unsure_d6_beside_a_die_refused_cocked(monkeypatch):
     r = read_dice(frame)
     assert wrong_near(r) == []
     assert [d.value for d in r.dice if math.dist(d.center, die) < 25] == [2]
+    # the d6 reader's second look now reads it at once; with that look's answer refused, the scan
+    # looks at the refusal as before
+    first_refusal = replace(DEFAULT_PARAMS, leant_min_prob=1.01)
+    assert [d.value for d in read_dice(frame, params=first_refusal).dice if math.dist(d.center, die) < 25] == [2]
     monkeypatch.setattr(kinds, "SCAN_COCKED_MIN_P", 0.0)
-    assert wrong_near(read_dice(frame)) == [1, 1]  # what the scan alone answers
+    assert wrong_near(read_dice(frame, params=first_refusal)) == [1, 1]  # what the scan alone answers
+
+
+def test_a_flat_die_touching_another_refused_stacked_at_first_is_read():
+    """Rendered scene 901002 (make_scenes.py --seed 901, kinds d6 d8 d10 d10t,
+    theme cocked; num_ev's scene_002): a green 4 lying flat against a black
+    die. The first classifier gives it `stacked` (P 0.39, the 4 a little
+    less); the bigger one, looking again, reads the 4 at 0.87. A die refused
+    as leaning or stacked at first is looked at again, and answered when that
+    look is sure (`leant_min_prob`); before, it was refused."""
+    img, lab = make_scene(901_002, (1200, 900), RENDERED_KINDS, "cocked")
+    frame = _jpeg(img)
+    die = (528.1, 714.1)
+    assert any(d["value"] == 4 and math.dist(d["center"], die) < 1 for d in lab["dice"])
+
+    def near(r):
+        return [d.value for d in r.dice if math.dist(d.center, die) < 30]
+
+    assert near(read_dice(frame)) == [4]
+    assert near(read_dice(frame, params=replace(DEFAULT_PARAMS, leant_min_prob=1.01))) == []
 
 
 @pytest.mark.parametrize("seed,theme,die", [
