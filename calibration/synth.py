@@ -13,6 +13,7 @@ synth_draw (a d6 in 3D), synth_poly (d8, d10, d10t), synth_surface (table, tray,
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -102,8 +103,13 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[DieLayer]]:
     die_px = float(np.median([d.size_px for d in spec.dice])) if spec.dice else 1.0
     cast_shadows(img, [lay.shadow for lay in layers], [f for f in footprints if len(f)],
                  spec.shadow_strength, die_px)
-    # Lower dice first: a stacked or leaning die covers what is under it.
-    order = sorted(range(len(spec.dice)), key=lambda i: (spec.dice[i].base_z_px, spec.dice[i].tilt_deg))
+    # Lower dice first: a stacked or leaning die covers what is under it. Of dice lying flat, the
+    # one farther from the point under the camera first: the camera sees its inner side face, which
+    # a nearer neighbour hides, never that neighbour's top face (drawn in the other order, two
+    # touching dice near a corner of the frame showed one top face half covered)
+    order = sorted(range(len(spec.dice)), key=lambda i: (
+        spec.dice[i].base_z_px, spec.dice[i].tilt_deg,
+        -math.dist(spec.dice[i].xy, camera.center_xy)))
     for i in order:
         composite(img, layers[i])
     return photometric(img, spec, rng), layers

@@ -236,3 +236,27 @@ def test_a_teaching_run_shows_every_face_of_every_kind_in_turn(tmp_path):
     for die in with_every_face(spec, {}).dice:  # opposite faces of a d6 sum to 7
         if die.kind == "d6":
             assert die.value not in die.side_values and 7 - die.value not in die.side_values
+
+
+@pytest.mark.parametrize("near_first", [True, False])
+def test_a_flat_die_is_never_drawn_over_its_neighbours_top_face(near_first):
+    """Two flat dice flush, away from the point under a low camera: the camera
+    sees the farther die's inner side face only where the nearer die does not
+    hide it, and both top faces whole. Drawn in the dice's order, the farther
+    die's side face covered a strip of the nearer one's top face (rendered
+    scenes: a 4 drawn as a 2, answered so)."""
+    from calibration.synth import render_scene
+
+    base = single_die_spec(4, "white", size_wh=(320, 240), size_px=40.0)
+    spec = replace(base, camera_height_px=5 * 40.0)
+    near = replace(base.dice[0], xy=(200.0, 120.0))
+    far = replace(base.dice[0], xy=(241.0, 120.0), value=2, side_values=(3, 1))
+    pair = (near, far) if near_first else (far, near)
+    both, layers = render_scene(replace(spec, dice=pair))
+    for die, layer in zip(pair, layers, strict=True):
+        alone, _ = render_scene(replace(spec, dice=(die,)))
+        x, y = (round(v) for v in layer.center_xy)
+        r = round(0.5 * die.size_px * spec.camera_height_px / (spec.camera_height_px - die.size_px)) - 2
+        top = (slice(y - r, y + r), slice(x - r, x + r))
+        diff = np.abs(both[top].astype(np.float32) - alone[top].astype(np.float32))
+        assert diff.max() < 3, (die.value, float(diff.max()))
