@@ -285,8 +285,9 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     # (also when it refuses the die as leaning or stacked: a die touching another, cut off its
     # centre, looks so; the second look's answer stands only when sure, else the first refusal)
     leaning = [learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED]]
-    leant = {i for i, p in enumerate(probs) if int(p.argmax()) in leaning and p.max() < params.relook_below}
-    unsure = [i for i, p in enumerate(probs) if (int(p.argmax()) < 6 and p.max() < params.relook_below) or i in leant]
+    unsure = [i for i, p in enumerate(probs) if p.max() < params.relook_below
+              and (int(p.argmax()) < 6 or int(p.argmax()) in leaning)]
+    leant = {i for i in unsure if int(probs[i].argmax()) in leaning}
     if unsure:
         moved = [(keep[i].center[0] + float(offs[i][0]) * sides[i],
                   keep[i].center[1] + float(offs[i][1]) * sides[i]) for i in unsure]

@@ -311,7 +311,8 @@ def test_the_scan_gives_no_unsure_d6_beside_a_die_refused_cocked(monkeypatch):
     # the d6 reader's second look now reads it at once; with that look's answer refused, the scan
     # looks at the refusal as before
     first_refusal = replace(DEFAULT_PARAMS, leant_min_prob=1.01)
-    assert [d.value for d in read_dice(frame, params=first_refusal).dice if math.dist(d.center, die) < 25] == [2]
+    r = read_dice(frame, params=first_refusal)
+    assert [d.value for d in r.dice if math.dist(d.center, die) < 25] == [2]
     monkeypatch.setattr(kinds, "SCAN_COCKED_MIN_P", 0.0)
     assert wrong_near(read_dice(frame, params=first_refusal)) == [1, 1]  # what the scan alone answers
 
