@@ -1,0 +1,325 @@
+"""Numerals in fonts never taught: a die's face read by turning it upright.
+
+The numeral network (`vision/models/numerals.onnx`, trained by
+scripts/train_numerals.py on faces drawn in over a thousand fonts by
+calibration/numeral_synth.py; no torch at run time) answers, for a CROP_PX
+grey crop around a die, the kind and value of an *upright* numeral (d6 1-6,
+d8 1-8, d10 0-9, d10t 00-90) or `none`: a numeral on its side or upside
+down, a pip face, a letter or logo, a bone, the felt. The kind is told by
+the face's outline round the numeral (a d6's square, a d8's triangle, a
+d10's kite) and a d10t by its two digits.
+
+`read` turns a die's crop through ANGLES at each of SCALES (its side
+estimate is rough) and answers the kind and value whose best crop is surest,
+when
+
+- it is at least MIN_P sure there,
+- another crop (the neighbouring turn or another scale) reads it too, at
+  AGREE_P (two reads agree, as everywhere in this reader), and
+- no other value is read anywhere at RIVAL_P or more (a 6 read upright in
+  one turn and a 9 in the opposite one: a d10 without the 6/9 mark, which
+  the network cannot tell from a kite's apex, is refused).
+
+Where the kind alone is in doubt (a 5 on a d8 or a d10), the game's kinds
+decide (`kinds`); else the surer kind, if KIND_MARGIN surer.
+
+`second_opinion` is the other way round: an untaught d8, d10 or d10t the
+face network answered without much confidence (CHECK_BELOW) is refused when
+this network reads another value upright in some turn (at CHECK_P, and
+surer than the answered value): two readers that disagree answer nothing.
+On unseen fonts most of the face network's wrong answers are such dice.
+
+`reread` is the reader's hook (vision.reader): it looks at what the other
+readers refused as not read (unknown object, low confidence, not read) and,
+in a frame where nothing was answered, at objects much bigger than the
+detector's dice (a die photographed close: vision.segment's blobs).
+
+Pure functions on arrays; the weights are package data (vision/models/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import cv2
+import numpy as np
+
+from vision import segment
+from vision.onnxnet import Net
+from vision.params import DEFAULT_PARAMS
+from vision.types import Die, Rejection
+
+CROP_PX = 48
+NONE = "none"
+CLASSES: tuple[tuple[str, int], ...] = (
+    (NONE, 0),
+    *(("d6", v) for v in range(1, 7)),
+    *(("d8", v) for v in range(1, 9)),
+    *(("d10", v) for v in range(10)),
+    *(("d10t", v) for v in range(0, 100, 10)),
+)
+KINDS = ("d6", "d8", "d10", "d10t")
+MIN_STD = 12.0  # grey levels: a flat crop is not stretched into noise
+MODEL_NAME = "numerals.onnx"
+
+ANGLES = tuple(range(0, 360, 30))  # the crop is turned through these (degrees)
+SCALES = (1.3, 1.8)  # crop sides, in the die's estimated sides
+MIN_P = 0.9
+AGREE_P = 0.6
+RIVAL_P = 0.5
+KIND_MARGIN = 0.2
+SECOND_LOOK_P = 0.3  # a place is cut at its other scales when a numeral shows this much in the first
+WHY_LOOKED_AT = ("unknown object", "low confidence", "not read")  # refusals read again
+BIG_SEG_PX = 320  # a frame is segmented this big to find dice photographed close
+BIG_MIN_AREA = 0.01  # a blob of at least this share of the frame ...
+BIG_SIDES = 1.6  # ... this many of the detector's die sides wide is one die seen close
+BIG_SCALES = (0.9, 1.25)  # its crops, in the blob's sides (the square root of its area)
+CHECK_BELOW = 0.93  # an untaught numeral answered less sure than this is read again here ...
+CHECK_P = 0.5  # ... and refused when another value reads upright at this P, above its own value
+
+
+@dataclass(frozen=True)
+class NumeralRead:
+    kind: str
+    value: int
+    p: float  # of the best crop
+    angle: float  # the turn that set the numeral upright, degrees (counter-clockwise)
+
+
+def normalise(crops: np.ndarray) -> np.ndarray:
+    """(N, CROP_PX, CROP_PX) uint8 grey -> (N, 1, CROP_PX, CROP_PX) float32,
+    each crop to zero mean and unit spread (ink of any colour on any body)."""
+    x = crops.astype(np.float32)
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    std = np.maximum(x.std(axis=(1, 2), keepdims=True), MIN_STD)
+    return ((x - mean) / std)[:, None]
+
+
+@lru_cache(maxsize=2)
+def load_net(onnx_bytes: bytes | None = None) -> Net | None:
+    """The numeral network from package data (or the given bytes); None when
+    its weights are not installed."""
+    if onnx_bytes is None:
+        try:
+            onnx_bytes = resources.files("vision").joinpath("models", MODEL_NAME).read_bytes()
+        except (FileNotFoundError, OSError):
+            return None
+    return Net(onnx_bytes)
+
+
+def crops(grey: np.ndarray, centre: tuple[float, float], side_px: float,
+          angles: Sequence[float] = ANGLES, scales: Sequence[float] = SCALES) -> np.ndarray:
+    """(len(scales) * len(angles), CROP_PX, CROP_PX) uint8: the die turned by
+    each angle at each scale (scale-major)."""
+    out = np.empty((len(scales) * len(angles), CROP_PX, CROP_PX), np.uint8)
+    cx, cy = float(centre[0]), float(centre[1])
+    for i, s in enumerate(scales):
+        k = CROP_PX / max(1.0, s * side_px)
+        src, sx, sy, kk = grey, cx, cy, k
+        if k < 0.5:  # shrink the neighbourhood first, against aliasing
+            f = int(1 / k)
+            r = int(s * side_px * 0.75) + f
+            x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+            sub = grey[y0:int(cy) + r + 1, x0:int(cx) + r + 1]
+            src = cv2.resize(sub, (max(1, sub.shape[1] // f), max(1, sub.shape[0] // f)),
+                             interpolation=cv2.INTER_AREA)
+            sx, sy, kk = (cx - x0) / f, (cy - y0) / f, k * f
+        for j, a in enumerate(angles):
+            m = cv2.getRotationMatrix2D((sx, sy), float(a), kk)
+            m[0, 2] += CROP_PX / 2 - sx
+            m[1, 2] += CROP_PX / 2 - sy
+            out[i * len(angles) + j] = cv2.warpAffine(src, m, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR,
+                                                      borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def probabilities(net: Net, batch: np.ndarray) -> np.ndarray:
+    """Class probabilities (N, len(CLASSES)) of N crops, one forward pass."""
+    if len(batch) == 0:
+        return np.zeros((0, len(CLASSES)), np.float32)
+    logits = net.run(normalise(batch))[0]
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def decide(probs: np.ndarray, kinds: Collection[str] | None = None,
+           angles: Sequence[float] = ANGLES, n_scales: int = len(SCALES)) -> NumeralRead | str:
+    """A numeral from the probabilities of one die's crops (scale-major, as
+    `crops` cuts them), or why not."""
+    allowed = np.array([k != NONE and (kinds is None or k in kinds) for k, _ in CLASSES])
+    if not allowed.any():
+        return "not read"
+    probs = _folded(probs, allowed)
+    p = np.where(allowed[None, :], probs, 0.0)
+    best_crop = p.argmax(axis=0)  # per class
+    best_p = p.max(axis=0)
+    c = int(best_p.argmax())
+    kind, value = CLASSES[c]
+    top = float(best_p[c])
+    if top < MIN_P:
+        return "low confidence"
+    j = int(best_crop[c])
+    na = len(angles)
+    s, a = divmod(j, na)
+    near = [s * na + (a + d) % na for d in (-1, 1)] + [t * na + a for t in range(n_scales) if t != s]
+    if max(float(probs[k, c]) for k in near) < AGREE_P:
+        return "low confidence"
+    for c2 in range(len(CLASSES)):
+        if not allowed[c2] or c2 == c:
+            continue
+        k2, v2 = CLASSES[c2]
+        if v2 != value and best_p[c2] >= RIVAL_P:
+            return "low confidence"  # another value reads too (a 6 and a 9)
+        if v2 == value and k2 != kind and best_p[c2] > top - KIND_MARGIN:
+            return "low confidence"  # the kind is in doubt
+    return NumeralRead(kind, int(value), top, float(angles[a]))
+
+
+Place = tuple[tuple[float, float], float, Sequence[float]]  # centre, side, scales
+
+
+def _folded(probs: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """A value read on a d8 or a d10 counts for the other when the game
+    throws only the other (a 5 read as a d8's, in a game of d10: the d10's 5;
+    a kite seen at a slant looks like a triangle). Not for a d6: a numeral on
+    a square is no d8's."""
+    if allowed.all() or not allowed.any():
+        return probs
+    out = probs.copy()
+    for v in range(10):
+        idx = [i for i, (k, vv) in enumerate(CLASSES) if k in ("d8", "d10") and vv == v]
+        keep = [i for i in idx if allowed[i]]
+        if len(keep) == 1:
+            out[:, keep[0]] = probs[:, idx].sum(axis=1)
+    return out
+
+
+def read(net: Net, grey: np.ndarray, places: Sequence[Place],
+         kinds: Collection[str] | None = None) -> list[NumeralRead | str]:
+    """Each (centre, side, scales) of `places` read: a numeral, or why not.
+
+    Every place is looked at in its first scale first (one forward pass for
+    all); only where a numeral shows there at SECOND_LOOK_P or more are its
+    other scales cut (another forward): most refusals are no numeral die."""
+    if not places:
+        return []
+    na = len(ANGLES)
+    first = probabilities(net, np.concatenate([crops(grey, c, s, ANGLES, sc[:1]) for c, s, sc in places]))
+    more = [i for i, (_, _, sc) in enumerate(places)
+            if len(sc) > 1 and first[i * na:(i + 1) * na, 1:].max() >= SECOND_LOOK_P]
+    rest = probabilities(net, np.concatenate([crops(grey, places[i][0], places[i][1], ANGLES, places[i][2][1:])
+                                              for i in more])) if more else first[:0]
+    out, k = [], 0
+    for i, (_, _, sc) in enumerate(places):
+        p = np.zeros((len(sc) * na, len(CLASSES)), np.float32)
+        p[:, 0] = 1.0  # scales not looked at: no numeral there
+        p[:na] = first[i * na:(i + 1) * na]
+        if i in more:
+            n = (len(sc) - 1) * na
+            p[na:] = rest[k:k + n]
+            k += n
+        out.append(decide(p, kinds, ANGLES, len(sc)))
+    return out
+
+
+def big_objects(frame: np.ndarray, min_side_px: float) -> list[tuple[tuple[float, float], float]]:
+    """(centre, side) of the things on the tray at least `min_side_px` wide
+    (side: the square root of the area), not cut by the frame's edge: the
+    dice of a photo taken close, which the detector finds only in pieces."""
+    h, w = frame.shape[:2]
+    s = min(1.0, BIG_SEG_PX / max(h, w))
+    small = cv2.resize(frame, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else frame
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    bg = segment.estimate_background(lab, small, DEFAULT_PARAMS)
+    mask = segment.foreground_mask(lab, bg, DEFAULT_PARAMS) | segment.edge_mask(lab, DEFAULT_PARAMS)
+    mask = segment.clean_mask(mask, max(1, round(0.01 * max(small.shape[:2]))))
+    out = []
+    for b in segment.find_blobs(mask, DEFAULT_PARAMS):
+        x, y, bw, bh = cv2.boundingRect(b.contour)
+        side = float(np.sqrt(b.area_px)) / s
+        if (b.area_px < BIG_MIN_AREA * mask.size or side < min_side_px
+                or x <= 0 or y <= 0 or x + bw >= mask.shape[1] or y + bh >= mask.shape[0]):
+            continue
+        m = cv2.moments(b.contour)
+        out.append(((m["m10"] / m["m00"] / s, m["m01"] / m["m00"] / s), side))
+    return out
+
+
+def _side(r: Rejection, fallback: float) -> float:
+    if len(r.outline) >= 3:
+        return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(r.outline, np.float32)))))
+    return fallback
+
+
+def _digit(kind: str, value: int) -> int:
+    """The numeral's digit, whatever kind it is read as (a d10t's 30 and a d10's 3 are one 3)."""
+    return value // 10 if kind == "d10t" else value
+
+
+def second_opinion(frame: np.ndarray, dice: list[Die],
+                   die_side: float | None = None) -> tuple[list[Die], list[Rejection]]:
+    """The answers this network does not contradict, and refusals for those it
+    does: an untaught numeral die answered less sure than CHECK_BELOW whose
+    crops (turned every way, at the first scale) read another value upright
+    at CHECK_P or more, and surer than the answered value."""
+    net = load_net()
+    ask = [i for i, d in enumerate(dice) if d.kind in ("d8", "d10", "d10t") and isinstance(d.value, int)
+           and d.confidence < CHECK_BELOW]
+    if net is None or not ask:
+        return list(dice), []
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    fallback = die_side or 0.06 * max(frame.shape[:2])
+    probs = probabilities(net, np.concatenate([crops(grey, dice[i].center, _side(dice[i], fallback), ANGLES, SCALES[:1])
+                                               for i in ask]))
+    best = probs.reshape(len(ask), len(ANGLES), len(CLASSES)).max(axis=1)  # per die, per class
+    refused: dict[int, Rejection] = {}
+    for row, i in zip(best, ask, strict=True):
+        d = dice[i]
+        same = [c for c, (k, v) in enumerate(CLASSES) if k != NONE and _digit(k, v) == _digit(d.kind, int(d.value))]
+        other = [c for c, (k, v) in enumerate(CLASSES) if k != NONE and c not in same]
+        c = max(other, key=lambda c: row[c])
+        if row[c] >= CHECK_P and row[c] > row[same].max():
+            k, v = CLASSES[c]
+            refused[i] = Rejection(d.center, "low confidence", d.outline,
+                                   detail=f"read {d.kind} {d.value} at {d.confidence:.2f}; "
+                                          f"the numeral network reads {k} {v} at {row[c]:.2f}")
+    return [d for i, d in enumerate(dice) if i not in refused], list(refused.values())
+
+
+def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
+           game_kinds: Collection[str] | None = None,
+           die_side: float | None = None) -> tuple[list[Die], list[Rejection]]:
+    """The answers, with numerals read where the other readers refused a die
+    as not read, and, in a frame where nothing was answered, on things much
+    bigger than the detector's dice (a die photographed close, found in
+    pieces: the pieces' refusals go)."""
+    net = load_net()
+    kinds = [k for k in KINDS if game_kinds is None or k in game_kinds]
+    ask = [r for r in rejected if r.why in WHY_LOOKED_AT]
+    if net is None or not kinds or (dice and not ask):
+        return list(dice), list(rejected)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    fallback = die_side or 0.06 * max(frame.shape[:2])
+    places: list[Place] = [(r.center, _side(r, fallback), SCALES) for r in ask]
+    big = big_objects(frame, BIG_SIDES * fallback) if not dice else []
+    if not places and not big:
+        return list(dice), list(rejected)
+    places += [(c, s, BIG_SCALES) for c, s in big]
+    reads = read(net, grey, places, kinds)
+    out_dice = list(dice)
+    gone: set[int] = set()  # refusals answered, or inside a big die answered
+    for (c, s, _), rd in zip(places[len(ask):], reads[len(ask):], strict=True):
+        if isinstance(rd, NumeralRead):
+            half = s / 2
+            outline = ((c[0] - half, c[1] - half), (c[0] + half, c[1] - half),
+                       (c[0] + half, c[1] + half), (c[0] - half, c[1] + half))
+            out_dice.append(Die(rd.kind, rd.value, None, c, rd.p, outline))
+            gone |= {i for i, r in enumerate(ask) if np.hypot(r.center[0] - c[0], r.center[1] - c[1]) < half}
+    for i, (r, rd) in enumerate(zip(ask, reads[:len(ask)], strict=True)):
+        if i not in gone and isinstance(rd, NumeralRead):
+            out_dice.append(Die(rd.kind, rd.value, None, r.center, rd.p, r.outline))
+            gone.add(i)
+    return out_dice, [r for r in rejected if not any(r is ask[i] for i in gone)]
