@@ -10,7 +10,8 @@ the committed fixtures tests/fixtures/numerals/teach (other dice, smaller
 frames, five sets with d6 and tabas: every die is matched against more
 sets, and more refusals are looked at again). Prints, per theme, the
 dice labelled, ms per read (median over scenes and runs) and ms per labelled
-die, untaught and with each profile; the d6 budget of issue 3 is 60 ms for
+die, untaught, untaught without the numeral network (vision.numerals, which
+looks again at what the others refused), and with each profile; the d6 budget of issue 3 is 60 ms for
 20 dice (3 ms a die). Run it on one core: OpenCV's threads are limited to 1.
 """
 
@@ -22,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -32,10 +34,11 @@ sys.path.insert(0, str(ROOT))
 from calibration.synth import make_scene  # noqa: E402
 from calibration.teach import teach  # noqa: E402
 from vision import read_dice  # noqa: E402
+from vision.params import DEFAULT_PARAMS  # noqa: E402
 
 SIZE = (1920, 1080)
 KINDS = ("d8", "d10", "d10t")
-THEMES = ("plain", "crowded")
+THEMES = ("plain", "crowded", "closeup")
 TEACH_SCENES = 10  # photos of the own set, seeds 7100 + i (the scenes read are 7000 + i)
 
 
@@ -68,7 +71,9 @@ def main() -> int:
     cv2.setNumThreads(1)
     own = own_set_profile()
     other = teach(ROOT / "tests" / "fixtures" / "numerals" / "teach")
-    readers = {"untaught": lambda f: read_dice(f), "own set": lambda f: read_dice(f, own),
+    no_numerals = replace(DEFAULT_PARAMS, numerals=False)
+    readers = {"untaught": lambda f: read_dice(f), "no numeral": lambda f: read_dice(f, params=no_numerals),
+               "own set": lambda f: read_dice(f, own),
                "other set": lambda f: read_dice(f, other)}
     print(f"{'theme':<9}{'dice':>6}{'read':>11}{'median ms':>11}{'ms/die':>8}")
     for theme in THEMES:

@@ -227,7 +227,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
-    return _coloured(frame, answers, typical), refused + kept
+    return name_colours(frame, answers, typical), refused + kept
 
 
 def _said(d: Die | str) -> str:
@@ -275,7 +275,7 @@ def edge_width(frame: np.ndarray, centre: tuple[float, float], side: float) -> f
     return float((hi - lo) / max(1e-3, weakest))
 
 
-def _coloured(frame: np.ndarray, answers: list[Die], typical: float) -> list[Die]:
+def name_colours(frame: np.ndarray, answers: list[Die], typical: float) -> list[Die]:
     """Name the body colour of the answers that have none (numerals read
     untaught), and of tabas: a painted taba by its colour, else `bone`. The
     median of a disc over the die (a numeral's ink is a minority), under the

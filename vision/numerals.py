@@ -7,7 +7,10 @@ grey crop around a die, the kind and value of an *upright* numeral (d6 1-6,
 d8 1-8, d10 0-9, d10t 00-90) or `none`: a numeral on its side or upside
 down, a pip face, a letter or logo, a bone, the felt. The kind is told by
 the face's outline round the numeral (a d6's square, a d8's triangle, a
-d10's kite) and a d10t by its two digits.
+d10's kite) and a d10t by its two digits. Only d8, d10 and d10t are
+answered (ANSWERED): a d6 is read by its pips, and a d6 with numerals is
+taught; the network's d6 classes keep a d6's numeral from being answered as
+a d8's.
 
 `read` turns a die's crop through ANGLES at each of SCALES (its side
 estimate is rough) and answers the kind and value whose best crop is surest,
@@ -61,7 +64,9 @@ CLASSES: tuple[tuple[str, int], ...] = (
     *(("d10", v) for v in range(10)),
     *(("d10t", v) for v in range(0, 100, 10)),
 )
-KINDS = ("d6", "d8", "d10", "d10t")
+KINDS = ("d6", "d8", "d10", "d10t")  # the network's
+ANSWERED = ("d8", "d10", "d10t")  # the kinds answered: a d6 is read by its pips (vision.reader), and a
+# d6 with numerals is taught; the network's d6 read a decorative 1 (a swirl) as a 5 on a real tray
 MIN_STD = 12.0  # grey levels: a flat crop is not stretched into noise
 MODEL_NAME = "numerals.onnx"
 
@@ -266,7 +271,7 @@ def second_opinion(frame: np.ndarray, dice: list[Die],
     crops (turned every way, at the first scale) read another value upright
     at CHECK_P or more, and surer than the answered value."""
     net = load_net()
-    ask = [i for i, d in enumerate(dice) if d.kind in ("d8", "d10", "d10t") and isinstance(d.value, int)
+    ask = [i for i, d in enumerate(dice) if d.kind in ANSWERED and isinstance(d.value, int)
            and d.confidence < CHECK_BELOW]
     if net is None or not ask:
         return list(dice), []
@@ -297,7 +302,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     bigger than the detector's dice (a die photographed close, found in
     pieces: the pieces' refusals go)."""
     net = load_net()
-    kinds = [k for k in KINDS if game_kinds is None or k in game_kinds]
+    kinds = [k for k in ANSWERED if game_kinds is None or k in game_kinds]
     ask = [r for r in rejected if r.why in WHY_LOOKED_AT]
     if net is None or not kinds or (dice and not ask):
         return list(dice), list(rejected)

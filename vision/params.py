@@ -150,6 +150,8 @@ class Params:
     # own side takes in its side faces, a die's its outline: its top face may still be whole; 0: off)
     other_kinds: bool = True  # read the blobs' other kinds with the face network (vision.kinds);
     # False: the blobs as the d6 reader sees them (teaching and training look at those)
+    numerals: bool = True  # untaught, read the numerals no other reader read (vision.numerals: fonts never
+    # taught, dice photographed close)
 
 
 DEFAULT_PARAMS = Params()

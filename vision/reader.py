@@ -14,7 +14,7 @@ from collections.abc import Collection
 import cv2
 import numpy as np
 
-from vision import kinds, learned, segment
+from vision import kinds, learned, numerals, segment
 from vision.colour import frame_light, name_colour
 from vision.params import DEFAULT_PARAMS, Params
 from vision.pips import find_pips, read_face, refine_mask
@@ -370,6 +370,13 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side, pairs)
         dice = [d for d in dice if not (d.value == 1 and any(
             np.hypot(d.center[0] - s.center[0], d.center[1] - s.center[1]) < params.dup_sides * med for s in specks))]
+        if params.numerals and profile is None:
+            # numerals in fonts never taught: a second opinion on the face network's unsure
+            # answers, and a look at what no reader above could read
+            dice, contradicted = numerals.second_opinion(frame, dice, die_side)
+            dice, rejected = numerals.reread(frame, dice, rejected + contradicted, game_kinds, die_side)
+            if any(d.colour is None for d in dice):
+                dice = kinds.name_colours(frame, dice, die_side or med)
     dice = _without_side_faces(dice, med, params)
     dice, big_leaning = _big_leaning(frame, dice, med, params)
     rejected += big_leaning

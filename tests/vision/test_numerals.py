@@ -113,3 +113,39 @@ def test_the_numeral_reader_changes_no_answer_on_trays_of_d6():
         frame = cv2.imread(str(sample.image))
         on, off = read_dice(frame), read_dice(frame, params=OFF)
         assert [(d.kind, d.value, d.center) for d in on.dice] == [(d.kind, d.value, d.center) for d in off.dice]
+
+
+def _reading(monkeypatch, read_as: tuple[str, int], p: float):
+    """numerals.second_opinion with a network that reads every die as `read_as` at p in one turn."""
+    monkeypatch.setattr(numerals, "load_net", lambda: object())
+
+    def probs(_net, batch):
+        out = np.zeros((len(batch), len(CLASSES)), np.float32)
+        out[:, 0] = 1.0
+        out[::len(ANGLES), 0] = 1 - p
+        out[::len(ANGLES), CLASSES.index(read_as)] = p
+        return out
+
+    monkeypatch.setattr(numerals, "probabilities", probs)
+    frame = np.full((200, 200, 3), 90, np.uint8)
+    return lambda dice: numerals.second_opinion(frame, dice, 40.0)
+
+
+def test_an_unsure_numeral_answer_the_numeral_network_reads_as_another_value_is_refused(monkeypatch):
+    from vision.types import Die
+
+    check = _reading(monkeypatch, ("d10", 3), 0.8)
+    unsure, sure = Die("d10", 8, "red", (60.0, 60.0), 0.85), Die("d10", 8, "red", (140.0, 140.0), 0.97)
+    kept, refused = check([unsure, sure])
+    assert kept == [sure]
+    assert [(r.center, r.why) for r in refused] == [((60.0, 60.0), "low confidence")]
+
+
+def test_the_same_numeral_read_as_another_kind_is_no_contradiction(monkeypatch):
+    from vision.types import Die
+
+    check = _reading(monkeypatch, ("d10", 3), 0.8)  # a d10t's 30 read as a d10's 3: the same numeral
+    d10t = Die("d10t", 30, "blue", (60.0, 60.0), 0.85)
+    assert check([d10t]) == ([d10t], [])
+    d6 = Die("d6", 5, "white", (60.0, 60.0), 0.6)  # a d6 is the pip reader's
+    assert check([d6]) == ([d6], [])
