@@ -86,22 +86,27 @@ def _build_part(job):
 
 
 def cmd_build(args) -> int:
-    from multiprocessing import Pool
-
     fonts = json.loads(Path(args.fonts).read_text())
     drop = set(json.loads(Path(args.drop).read_text())) if args.drop else set()
     fonts = [f for f in fonts if is_held(f) == (args.split == "held") and f not in drop]
     per = 2000
     jobs = [(args.seed * 100003 + i, min(per, args.count - i * per), fonts, args.tokens)
             for i in range(-(-args.count // per))]
+    _run_parts(_build_part, jobs, args.jobs, args.out, f"from {len(fonts)} fonts")
+    return 0
+
+
+def _run_parts(fn, jobs, processes: int, out: str, what: str) -> None:
+    """Run the jobs in `processes` processes; their crops and labels, joined, to `out`."""
+    from multiprocessing import Pool
+
     t = time.time()
-    with Pool(args.jobs) as pool:
-        parts = pool.map(_build_part, jobs)
+    with Pool(processes) as pool:
+        parts = pool.map(fn, jobs)
     xs = np.concatenate([p[0] for p in parts])
     ys = np.concatenate([p[1] for p in parts])
-    np.savez_compressed(args.out, x=xs, y=ys)
-    print(f"{len(xs)} crops from {len(fonts)} fonts in {time.time() - t:.0f} s -> {args.out}")
-    return 0
+    np.savez_compressed(out, x=xs, y=ys)
+    print(f"{len(xs)} crops {what} in {time.time() - t:.0f} s -> {out}")
 
 
 RENDER_THEMES = ("plain", "closeup", "touching", "glare", "wood", "white", "cloth", "warm", "cool",
@@ -149,20 +154,12 @@ def _render_part(job):
 
 
 def cmd_render(args) -> int:
-    from multiprocessing import Pool
-
     fonts = json.loads(Path(args.fonts).read_text())
     fonts = [f for f in fonts if is_held(f) == (args.split == "held") and f.lower().endswith(".ttf")]
     per = 20
     jobs = [(args.seed * 1009 + i, min(per, args.count - i * per), fonts, (args.width, args.height))
             for i in range(-(-args.count // per))]
-    t = time.time()
-    with Pool(args.jobs) as pool:
-        parts = pool.map(_render_part, jobs)
-    xs = np.concatenate([p[0] for p in parts])
-    ys = np.concatenate([p[1] for p in parts])
-    np.savez_compressed(args.out, x=xs, y=ys)
-    print(f"{len(xs)} crops of {args.count} rendered scenes in {time.time() - t:.0f} s -> {args.out}")
+    _run_parts(_render_part, jobs, args.jobs, args.out, f"of {args.count} rendered scenes")
     return 0
 
 

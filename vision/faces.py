@@ -28,7 +28,7 @@ from importlib import resources
 import cv2
 import numpy as np
 
-from vision.onnxnet import Net
+from vision.onnxnet import Net, softmax
 from vision.types import TABA_FACES
 
 CROP_PX = 48  # network input side
@@ -82,7 +82,7 @@ class FaceNet:
         blob = cv2.dnn.blobFromImages(list(crops_bgr), INPUT_SCALE, (CROP_PX, CROP_PX),
                                       (INPUT_MEAN,) * 3, swapRB=False, crop=False)
         logits, emb = self._run(blob)
-        return _softmax(logits.reshape(len(crops_bgr), -1)), _unit(emb.reshape(len(crops_bgr), -1))
+        return softmax(logits.reshape(len(crops_bgr), -1)), _unit(emb.reshape(len(crops_bgr), -1))
 
     def dense_many(self, images_bgr: list[np.ndarray]) -> np.ndarray:
         """Probabilities (N, H', W', C) on the grid of each image (all of one
@@ -92,7 +92,7 @@ class FaceNet:
                                       swapRB=False, crop=False)
         logits, _ = self._run(blob)
         lg = logits.transpose(0, 2, 3, 1)
-        return _softmax(lg.reshape(-1, lg.shape[3])).reshape(lg.shape)
+        return softmax(lg.reshape(-1, lg.shape[3])).reshape(lg.shape)
 
     def _run(self, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         logits, emb = self.net.run(blob, ["logits", "embedding"])
@@ -122,12 +122,6 @@ def crop(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,
     interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
     return cv2.warpAffine(frame_bgr, M, (CROP_PX, CROP_PX), flags=interp,
                           borderMode=cv2.BORDER_REPLICATE)
-
-
-def _softmax(x: np.ndarray) -> np.ndarray:
-    x = x - x.max(axis=1, keepdims=True)
-    e = np.exp(x)
-    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 def _unit(x: np.ndarray) -> np.ndarray:

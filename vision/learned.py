@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.onnxnet import Net
+from vision.onnxnet import Net, softmax
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 DET_MODEL = MODELS_DIR / "dice_det.onnx"
@@ -230,8 +230,7 @@ def classify(net: Net, crops: list[np.ndarray], views: int = 1) -> tuple[np.ndar
     batch = [v for c in crops for v in _turns(c, views)] if views > 1 else crops
     out = net.run(blob_of(batch))[0]  # (N * views, N_CLASSES + 2)
     logits = out[:, :N_CLASSES]
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    p = (e / e.sum(axis=1, keepdims=True)).reshape(len(crops), views, N_CLASSES).mean(axis=1)
+    p = softmax(logits).reshape(len(crops), views, N_CLASSES).mean(axis=1)
     return p, out[::views, N_CLASSES:]
 
 

@@ -51,7 +51,7 @@ import cv2
 import numpy as np
 
 from vision import segment
-from vision.onnxnet import Net
+from vision.onnxnet import Net, softmax
 from vision.params import DEFAULT_PARAMS
 from vision.types import Die, Rejection
 
@@ -145,9 +145,7 @@ def probabilities(net: Net, batch: np.ndarray) -> np.ndarray:
     """Class probabilities (N, len(CLASSES)) of N crops, one forward pass."""
     if len(batch) == 0:
         return np.zeros((0, len(CLASSES)), np.float32)
-    logits = net.run(normalise(batch))[0]
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    return softmax(net.run(normalise(batch))[0])
 
 
 def decide(probs: np.ndarray, kinds: Collection[str] | None = None,
@@ -253,10 +251,17 @@ def big_objects(frame: np.ndarray, min_side_px: float) -> list[tuple[tuple[float
     return out
 
 
-def _side(r: Rejection, fallback: float) -> float:
+def _side(r: Rejection | Die, fallback: float) -> float:
+    """A refusal's or an answer's side: the square root of its outline's area."""
     if len(r.outline) >= 3:
         return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(r.outline, np.float32)))))
     return fallback
+
+
+def _grey_and_side(frame: np.ndarray, die_side: float | None) -> tuple[np.ndarray, float]:
+    """The frame in grey, and the side of a die where an outline gives none."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    return grey, die_side or 0.06 * max(frame.shape[:2])
 
 
 def _digit(kind: str, value: int) -> int:
@@ -275,8 +280,7 @@ def second_opinion(frame: np.ndarray, dice: list[Die],
            and d.confidence < CHECK_BELOW]
     if net is None or not ask:
         return list(dice), []
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    fallback = die_side or 0.06 * max(frame.shape[:2])
+    grey, fallback = _grey_and_side(frame, die_side)
     probs = probabilities(net, np.concatenate([crops(grey, dice[i].center, _side(dice[i], fallback), ANGLES, SCALES[:1])
                                                for i in ask]))
     best = probs.reshape(len(ask), len(ANGLES), len(CLASSES)).max(axis=1)  # per die, per class
@@ -306,8 +310,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     ask = [r for r in rejected if r.why in WHY_LOOKED_AT]
     if net is None or not kinds or (dice and not ask):
         return list(dice), list(rejected)
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    fallback = die_side or 0.06 * max(frame.shape[:2])
+    grey, fallback = _grey_and_side(frame, die_side)
     places: list[Place] = [(r.center, _side(r, fallback), SCALES) for r in ask]
     big = big_objects(frame, BIG_SIDES * fallback) if not dice else []
     if not places and not big:

@@ -79,6 +79,12 @@ class Net:
         return list(self._net.forward(outputs))
 
 
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Class probabilities (float32) of logits (N, classes), row by row."""
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
 def _ort_session(model: str | Path | bytes):
     if not HAVE_ORT:
         raise RuntimeError("onnxruntime is not installed")
