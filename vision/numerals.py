@@ -1,6 +1,6 @@
 """Numerals in fonts never taught: a die's face read by turning it upright.
 
-The numeral network (`vision/models/numerals.onnx`, trained by
+The numeral network (`vision/models/numerals.onnx`, in 8 bits, trained by
 scripts/train_numerals.py on faces drawn in over a thousand fonts by
 calibration/numeral_synth.py; no torch at run time) answers, for a CROP_PX
 grey crop around a die, the kind and value of an *upright* numeral (d6 1-6,

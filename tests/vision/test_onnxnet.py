@@ -3,15 +3,20 @@ where onnxruntime has no wheel, with the same outputs (so the same reads)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
 from tests.vision.drawing import draw_die, tray
-from vision import faces, learned, onnxnet
+from vision import faces, learned, numerals, onnxnet
 from vision.onnxnet import Net
 
 HAVE_ORT = onnxnet.HAVE_ORT
 MODELS = learned.MODELS_DIR
+NUMERAL_SCENE = Path(__file__).parents[1] / "fixtures" / "numerals" / "unseen" / "close_000_closeup.jpg"
 
 
 def _crops() -> np.ndarray:
@@ -36,6 +41,29 @@ def test_both_runtimes_give_the_same_outputs(name):
     for a, b in zip(fast, slow, strict=True):
         assert a.shape == b.shape
         assert np.abs(a - b).max() < 1e-3
+
+
+@pytest.mark.skipif(not HAVE_ORT, reason="onnxruntime not installed")
+@pytest.mark.parametrize("classic", [False, True])
+def test_the_8_bit_numeral_network_gives_the_same_outputs_on_both_runtimes(classic):
+    """numerals.onnx is quantised (scripts/quantise_numerals.py): OpenCV's dnn
+    runs its 8-bit layers as onnxruntime does, so a Pi without onnxruntime
+    reads the same numerals."""
+    if not (MODELS / numerals.MODEL_NAME).is_file():
+        pytest.skip("numerals.onnx not installed")
+    label = json.loads(NUMERAL_SCENE.with_suffix(".json").read_text())
+    grey = cv2.imread(str(NUMERAL_SCENE), cv2.IMREAD_GRAYSCALE)
+    side = 0.2 * grey.shape[1]  # a die of these close-ups
+    reads = {}
+    for runtime in ("onnxruntime", "cv2.dnn"):
+        net = Net(MODELS / numerals.MODEL_NAME, runtime, classic=classic)
+        probs = [numerals.probabilities(net, numerals.crops(grey, d["center"], side)) for d in label["dice"]]
+        reads[runtime] = probs, [numerals.decide(p) for p in probs]
+    (fast, fast_reads), (slow, slow_reads) = reads.values()
+    assert max(np.abs(a - b).max() for a, b in zip(fast, slow, strict=True)) < 1e-3
+    assert fast_reads == slow_reads
+    assert [(r.kind, r.value) for r in fast_reads if isinstance(r, numerals.NumeralRead)] == \
+        [(d["kind"], d["value"]) for d in label["dice"]]  # and read right
 
 
 @pytest.mark.skipif(not HAVE_ORT or not learned.models_present(), reason="onnxruntime or models not installed")
