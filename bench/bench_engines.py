@@ -39,6 +39,7 @@ CASES = (
     ("dice_lean.onnx", (12, 3, 48, 48), None),
     ("faces.onnx", (36, 3, 48, 48), ["logits", "embedding"]),  # 18 dice, 2 views
     ("faces.onnx", (16, 3, 112, 112), ["logits", "embedding"]),  # 4 scan windows
+    ("numerals.onnx", (24, 1, 48, 48), None),  # 2 unsure numeral dice, 12 turns (8 bits)
 )
 
 
