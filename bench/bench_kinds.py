@@ -13,6 +13,12 @@ dice labelled, ms per read (median over scenes and runs) and ms per labelled
 die, untaught, untaught without the numeral network (vision.numerals, which
 looks again at what the others refused), and with each profile; the d6 budget of issue 3 is 60 ms for
 20 dice (3 ms a die). Run it on one core: OpenCV's threads are limited to 1.
+
+This VM's speed drifts by a third from day to day, so the last row times,
+in the same run, the d6 reader on bench/bench_read.py's 2 MP frame of 20
+white d6 (the frame the 60 ms budget is measured on): a numeral read's ms
+a die over that row's says how much dearer than a d6 read it is, whatever
+the machine's speed of the moment.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ import cv2
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench_read import draw_frame  # noqa: E402
 
 from calibration.synth import make_scene  # noqa: E402
 from calibration.teach import teach  # noqa: E402
@@ -83,6 +91,9 @@ def main() -> int:
             ms = [m for frame, _ in scenes for m in timed(fn, frame, args.runs)]
             med = statistics.median(ms)
             print(f"{theme:<9}{n:>6.1f}{name:>11}{med:>11.1f}{med / max(n, 1):>8.1f}")
+    frame = draw_frame(*SIZE, 20)
+    med = statistics.median(timed(lambda f: read_dice(f), frame, max(5, args.runs * 2)))
+    print(f"{'d6 2 MP':<9}{20.0:>6.1f}{'untaught':>11}{med:>11.1f}{med / 20:>8.1f}   (bench_read's frame: the budget's)")
     return 0
 
 
