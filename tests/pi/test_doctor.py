@@ -157,6 +157,30 @@ def test_missing_networks_are_named(tmp_path, monkeypatch):
     assert check.status == WARN and "vision/models" in check.detail and "install" in check.fix
 
 
+def test_a_numeral_network_that_does_not_load_is_named(tmp_path, monkeypatch):
+    """The d6 networks load but the numeral network does not (an OpenCV too
+    old for its 8-bit layers): dice are read, numerals in fonts never taught
+    are not, and the doctor says so and what to do."""
+    from vision import learned, numerals
+
+    if not learned.models_present():
+        pytest.skip("no bundled models")
+
+    def cannot(_model):
+        raise RuntimeError("Unsupported ONNX layer: QuantizeLinear")
+
+    monkeypatch.setattr(numerals, "Net", cannot)
+    numerals.load_net.cache_clear()
+    try:
+        check = networks_check(tmp_path)
+    finally:
+        monkeypatch.undo()
+        numerals.load_net.cache_clear()
+    assert check.status == WARN
+    assert "numerals.onnx" in check.detail and "QuantizeLinear" in check.detail
+    assert "opencv" in check.fix
+
+
 def test_an_onnxruntime_that_cannot_run_is_named(tmp_path, monkeypatch):
     from vision import learned, onnxnet
 

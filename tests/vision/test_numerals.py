@@ -115,6 +115,31 @@ def test_the_numeral_reader_changes_no_answer_on_trays_of_d6():
         assert [(d.kind, d.value, d.center) for d in on.dice] == [(d.kind, d.value, d.center) for d in off.dice]
 
 
+@needs_net
+def test_a_numeral_network_that_cannot_be_loaded_leaves_the_other_readers_reading(monkeypatch, caplog):
+    """An OpenCV too old for the network's 8-bit layers (a 32-bit Pi takes
+    what piwheels has): the station reads as without it, and says why."""
+    sample = load_dataset(UNSEEN, [])[0]
+    frame = cv2.imread(str(sample.image))
+    off = read_dice(frame, params=OFF)
+
+    def cannot(_model):
+        raise cv2.error("Unsupported ONNX layer: QuantizeLinear")
+
+    monkeypatch.setattr(numerals, "Net", cannot)
+    numerals.load_net.cache_clear()
+    try:
+        assert numerals.load_net() is None
+        assert "QuantizeLinear" in numerals.load_error()
+        assert "numeral network cannot be loaded" in caplog.text
+        got = read_dice(frame)
+        assert [(d.kind, d.value) for d in got.dice] == [(d.kind, d.value) for d in off.dice]
+    finally:
+        monkeypatch.undo()
+        numerals.load_net.cache_clear()
+    assert numerals.load_net() is not None and numerals.load_error() == ""
+
+
 def _reading(monkeypatch, read_as: tuple[str, int], p: float):
     """numerals.second_opinion with a network that reads every die as `read_as` at p in one turn."""
     monkeypatch.setattr(numerals, "load_net", lambda: object())
