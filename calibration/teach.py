@@ -54,7 +54,9 @@ def teach_samples(samples: list[Sample], log: Callable[[str], None] | None = Non
     t0 = time.perf_counter()
     net = faces.load_net()
     if net is None:
-        raise TeachError("the face network (vision/models/faces.onnx) is not installed")
+        why = faces.load_error()
+        raise TeachError(f"the face network (vision/models/{faces.MODEL_NAME}) "
+                         + (f"does not load here ({why})" if why else "is not installed"))
     rows: list[np.ndarray] = []
     keys: list[tuple[tuple[str, int | str], str]] = []
     per_set: dict[str, dict] = defaultdict(lambda: {"kinds": Counter(), "colours": Counter(),

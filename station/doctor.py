@@ -213,17 +213,24 @@ def check_networks(cfg: Config) -> Check:
     except Exception as exc:  # a damaged file: each runtime raises its own error
         return Check("networks", FAIL, f"the d6 networks do not load: {type(exc).__name__}: {exc}",
                      "install the station again (systemd/install.sh)")
-    from vision import numerals
+    from vision import faces, numerals
 
+    upgrade = ("/opt/dicestation/.venv/bin/pip install --upgrade opencv-python-headless "
+               "(and, on a 64-bit OS, onnxruntime), then restart the station")
+    slower = ("" if models.classifier.runtime == "onnxruntime" else
+              "; and OpenCV's dnn runs the networks: reads take about twice as long")
+    face_fault = faces.load_error() if faces.load_net() is None else ""
+    if face_fault:
+        # the d6 networks load: d6 are read, numeral dice in part, tabas not
+        return Check("networks", WARN, f"the face network (vision/models/{faces.MODEL_NAME}) does not "
+                     f"load ({face_fault}): tabas are not read, numeral dice only in the fonts the numeral "
+                     "network knows, and no dice set can be taught" + slower, upgrade)
     numeral_fault = numerals.load_error() if numerals.load_net() is None else ""
     if numeral_fault:
         # the d6 networks load: dice are read, but numerals in fonts never taught are not
         return Check("networks", WARN, f"the numeral network (vision/models/{numerals.MODEL_NAME}) does "
                      f"not load ({numeral_fault}): numerals in fonts never taught are not read"
-                     + ("" if models.classifier.runtime == "onnxruntime" else
-                        "; and OpenCV's dnn runs the networks: reads take about twice as long"),
-                     "/opt/dicestation/.venv/bin/pip install --upgrade opencv-python-headless "
-                     "(and, on a 64-bit OS, onnxruntime), then restart the station")
+                     + slower, upgrade)
     if models.classifier.fallback:
         return Check("networks", WARN, f"run by OpenCV's dnn: onnxruntime cannot run them "
                      f"({models.classifier.fallback}); reads take about twice as long",

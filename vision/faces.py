@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import cv2
 import numpy as np
 
+from vision import onnxnet
 from vision.onnxnet import Net, softmax
 from vision.types import TABA_FACES
 
@@ -102,13 +102,17 @@ class FaceNet:
 @lru_cache(maxsize=2)
 def load_net(onnx_bytes: bytes | None = None) -> FaceNet | None:
     """The face network from package data (or the given ONNX bytes); None
-    when the weights are not installed (then only the d6 reader reads)."""
-    if onnx_bytes is None:
-        try:
-            onnx_bytes = resources.files("vision").joinpath("models", MODEL_NAME).read_bytes()
-        except (FileNotFoundError, OSError):
-            return None
-    return FaceNet(Net(onnx_bytes))
+    when the weights are not installed, or cannot be loaded here
+    (`load_error` says why): then the d6 reader and the numeral network
+    read without it."""
+    return onnxnet.load_shipped(MODEL_NAME, lambda b: FaceNet(Net(b)), onnx_bytes,
+                                "tabas are not read, numeral dice only by the numeral network, and no dice set can be taught")
+
+
+def load_error() -> str:
+    """Why the installed face network could not be loaded ('' when it could,
+    or was not asked for yet)."""
+    return onnxnet.load_error(MODEL_NAME) if load_net() is None else ""
 
 
 def crop(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,

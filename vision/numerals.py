@@ -42,21 +42,17 @@ Pure functions on arrays; the weights are package data (vision/models/).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import cv2
 import numpy as np
 
-from vision import segment
+from vision import onnxnet, segment
 from vision.onnxnet import Net, softmax
 from vision.params import DEFAULT_PARAMS
 from vision.types import Die, Rejection
-
-log = logging.getLogger(__name__)
 
 CROP_PX = 48
 NONE = "none"
@@ -111,27 +107,14 @@ def load_net(onnx_bytes: bytes | None = None) -> Net | None:
     """The numeral network from package data (or the given bytes); None when
     its weights are not installed, or cannot be loaded here (`load_error`
     says why): the other readers read as before, without it."""
-    if onnx_bytes is None:
-        try:
-            onnx_bytes = resources.files("vision").joinpath("models", MODEL_NAME).read_bytes()
-        except (FileNotFoundError, OSError):
-            return None
-    try:
-        return Net(onnx_bytes)
-    except Exception as exc:  # each runtime raises its own errors (an OpenCV without 8-bit layers)
-        _load_errors.append(f"{type(exc).__name__}: {exc}")
-        log.warning("the numeral network cannot be loaded (%s): numerals in fonts never taught "
-                    "are not read", _load_errors[-1])
-        return None
-
-
-_load_errors: list[str] = []
+    return onnxnet.load_shipped(MODEL_NAME, lambda b: Net(b), onnx_bytes,
+                                "numerals in fonts never taught are not read")
 
 
 def load_error() -> str:
     """Why the installed numeral network could not be loaded ('' when it could,
     or was not asked for yet)."""
-    return _load_errors[-1] if _load_errors and load_net() is None else ""
+    return onnxnet.load_error(MODEL_NAME) if load_net() is None else ""
 
 
 def crops(grey: np.ndarray, centre: tuple[float, float], side_px: float,

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -77,6 +80,36 @@ class Net:
         if outputs is None:
             return [self._net.forward()]
         return list(self._net.forward(outputs))
+
+
+T = TypeVar("T")
+_load_errors: dict[str, str] = {}  # model file name -> why it did not load
+
+
+def load_shipped(name: str, make: Callable[[bytes], T], onnx_bytes: bytes | None, lost: str) -> T | None:
+    """`make(bytes)` of the network vision/models/NAME (or of the given bytes).
+    None when the file is not installed, or when it cannot be loaded here
+    (an OpenCV too old for 8-bit layers): logged with what is `lost`, and
+    `load_error(name)` says why; the readers that do not need it read on."""
+    if onnx_bytes is None:
+        try:
+            onnx_bytes = resources.files("vision").joinpath("models", name).read_bytes()
+        except (FileNotFoundError, OSError):
+            return None
+    try:
+        net = make(onnx_bytes)
+    except Exception as exc:  # each runtime raises its own errors
+        _load_errors[name] = f"{type(exc).__name__}: {exc}"
+        log.warning("the network %s cannot be loaded (%s): %s", name, _load_errors[name], lost)
+        return None
+    _load_errors.pop(name, None)
+    return net
+
+
+def load_error(name: str) -> str:
+    """Why vision/models/NAME could not be loaded when it was last asked for
+    ('' when it could, or was not asked for)."""
+    return _load_errors.get(name, "")
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

@@ -128,13 +128,16 @@ def networks_check(tmp_path):
     cleared again after: later tests load the real ones)."""
     from station.config import load_config
     from station.doctor import check_networks
-    from vision import learned
+    from vision import faces, learned, numerals
 
-    learned.load_models.cache_clear()
+    loaders = (learned.load_models, faces.load_net, numerals.load_net)
+    for load in loaders:
+        load.cache_clear()
     try:
         return check_networks(load_config(write_config(tmp_path)))
     finally:
-        learned.load_models.cache_clear()
+        for load in loaders:
+            load.cache_clear()
 
 
 def test_networks_on_the_slower_runtime_say_how_to_speed_up(tmp_path, monkeypatch):
@@ -157,27 +160,27 @@ def test_missing_networks_are_named(tmp_path, monkeypatch):
     assert check.status == WARN and "vision/models" in check.detail and "install" in check.fix
 
 
-def test_a_numeral_network_that_does_not_load_is_named(tmp_path, monkeypatch):
-    """The d6 networks load but the numeral network does not (an OpenCV too
-    old for its 8-bit layers): dice are read, numerals in fonts never taught
-    are not, and the doctor says so and what to do."""
-    from vision import learned, numerals
+@pytest.mark.parametrize(("network", "lost"), [
+    ("numerals", "numerals in fonts never taught are not read"),
+    ("faces", "tabas are not read"),
+])
+def test_an_8_bit_network_that_does_not_load_is_named(tmp_path, monkeypatch, network, lost):
+    """The d6 networks load but the numeral or the face network does not (an
+    OpenCV too old for their 8-bit layers): d6 are read, and the doctor says
+    which network, what is not read, and what to do."""
+    import importlib
+
+    from tests.vision.netfault import ERROR, unloadable
+    from vision import learned
 
     if not learned.models_present():
         pytest.skip("no bundled models")
-
-    def cannot(_model):
-        raise RuntimeError("Unsupported ONNX layer: QuantizeLinear")
-
-    monkeypatch.setattr(numerals, "Net", cannot)
-    numerals.load_net.cache_clear()
-    try:
+    module = importlib.import_module(f"vision.{network}")
+    with unloadable(monkeypatch, module):
         check = networks_check(tmp_path)
-    finally:
-        monkeypatch.undo()
-        numerals.load_net.cache_clear()
     assert check.status == WARN
-    assert "numerals.onnx" in check.detail and "QuantizeLinear" in check.detail
+    assert f"{network}.onnx" in check.detail and ERROR in check.detail
+    assert lost in check.detail
     assert "opencv" in check.fix
 
 

@@ -25,6 +25,7 @@ from calibration.evaluate import evaluate
 from calibration.synth import make_scene
 from calibration.synth_spec import THEMES
 from calibration.teach import _blobs, _sides, teach, teach_samples
+from tests.vision.netfault import unloadable
 from vision import faces, read_dice
 from vision.params import DEFAULT_PARAMS
 
@@ -401,3 +402,30 @@ def test_the_scan_finds_the_second_of_two_touching_dice_beside_the_first():
     assert read_ones() == [[1], [1]]
     # without the scan around a big peak (nor the touching-dice detector, which finds it too)
     assert sorted(read_ones(replace(DEFAULT_PARAMS, pair_sides=math.inf, touch_gate=math.inf))) == [[], [1]]
+
+
+def test_a_face_network_that_cannot_be_loaded_leaves_the_other_readers_reading(monkeypatch, caplog):
+    """faces.onnx is in 8 bits: an OpenCV too old for its layers (a 32-bit Pi
+    takes what piwheels has) must not stop the station. The d6 reader and
+    the numeral network read on, without wrong answers; tabas are not
+    answered; teaching says why it cannot teach."""
+    from calibration.teach import TeachError
+
+    sample = next(s for s in load_dataset(NUM_EVAL) if s.image.name == "scene_001_touching.jpg")
+    frame = cv2.imread(str(sample.image))
+    taba_sample = load_dataset(TABAS)[0]
+    taba_frame = cv2.imread(str(taba_sample.image))
+    assert any(d.kind == "taba" for d in read_dice(taba_frame).dice)
+
+    with unloadable(monkeypatch, faces):
+        assert faces.load_net() is None
+        assert "QuantizeLinear" in faces.load_error()
+        assert "faces.onnx cannot be loaded" in caplog.text
+        got = read_dice(frame)
+        assert "d6" in {d.kind for d in got.dice}
+        labelled = Counter((d.kind, d.value) for d in sample.dice)
+        assert not Counter((d.kind, d.value) for d in got.dice) - labelled  # nothing read wrong
+        assert not any(d.kind == "taba" for d in read_dice(taba_frame).dice)
+        with pytest.raises(TeachError, match="faces.onnx.*does not load here.*QuantizeLinear"):
+            teach(NUM_TEACH, None)
+    assert faces.load_net() is not None and faces.load_error() == ""

@@ -11,6 +11,7 @@ import pytest
 
 from calibration.dataset import load_dataset
 from calibration.evaluate import evaluate
+from tests.vision.netfault import unloadable
 from vision import numerals, read_dice
 from vision.numerals import ANGLES, CLASSES, CROP_PX, decide
 from vision.params import DEFAULT_PARAMS
@@ -123,20 +124,12 @@ def test_a_numeral_network_that_cannot_be_loaded_leaves_the_other_readers_readin
     frame = cv2.imread(str(sample.image))
     off = read_dice(frame, params=OFF)
 
-    def cannot(_model):
-        raise cv2.error("Unsupported ONNX layer: QuantizeLinear")
-
-    monkeypatch.setattr(numerals, "Net", cannot)
-    numerals.load_net.cache_clear()
-    try:
+    with unloadable(monkeypatch, numerals):
         assert numerals.load_net() is None
         assert "QuantizeLinear" in numerals.load_error()
-        assert "numeral network cannot be loaded" in caplog.text
+        assert "numerals.onnx cannot be loaded" in caplog.text
         got = read_dice(frame)
         assert [(d.kind, d.value) for d in got.dice] == [(d.kind, d.value) for d in off.dice]
-    finally:
-        monkeypatch.undo()
-        numerals.load_net.cache_clear()
     assert numerals.load_net() is not None and numerals.load_error() == ""
 
 
