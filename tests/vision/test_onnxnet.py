@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 
 from tests.vision.drawing import draw_die, tray
-from vision import faces, learned, numerals, onnxnet
+from vision import faces, learned, numerals, onnxnet, read_dice
 from vision.onnxnet import Net
 
 HAVE_ORT = onnxnet.HAVE_ORT
 MODELS = learned.MODELS_DIR
 NUMERAL_SCENE = Path(__file__).parents[1] / "fixtures" / "numerals" / "unseen" / "close_000_closeup.jpg"
+FACES_SCENE = Path(__file__).parents[1] / "fixtures" / "numerals" / "eval" / "scene_000_plain.jpg"
 
 
 def _crops() -> np.ndarray:
@@ -46,7 +47,7 @@ def test_both_runtimes_give_the_same_outputs(name):
 @pytest.mark.skipif(not HAVE_ORT, reason="onnxruntime not installed")
 @pytest.mark.parametrize("classic", [False, True])
 def test_the_8_bit_numeral_network_gives_the_same_outputs_on_both_runtimes(classic):
-    """numerals.onnx is quantised (scripts/quantise_numerals.py): OpenCV's dnn
+    """numerals.onnx is quantised (scripts/quantise.py): OpenCV's dnn
     runs its 8-bit layers as onnxruntime does, so a Pi without onnxruntime
     reads the same numerals."""
     if not (MODELS / numerals.MODEL_NAME).is_file():
@@ -64,6 +65,30 @@ def test_the_8_bit_numeral_network_gives_the_same_outputs_on_both_runtimes(class
     assert fast_reads == slow_reads
     assert [(r.kind, r.value) for r in fast_reads if isinstance(r, numerals.NumeralRead)] == \
         [(d["kind"], d["value"]) for d in label["dice"]]  # and read right
+
+
+@pytest.mark.skipif(not HAVE_ORT, reason="onnxruntime not installed")
+@pytest.mark.parametrize("classic", [False, True])
+def test_the_8_bit_face_network_gives_the_same_reads_on_both_runtimes(classic, monkeypatch):
+    """faces.onnx is quantised (scripts/quantise.py): on OpenCV's dnn, either
+    engine, its outputs and its embeddings (what a taught profile compares)
+    are onnxruntime's, and a scene of d8, d10 and d10t reads the same."""
+    if not (MODELS / faces.MODEL_NAME).is_file():
+        pytest.skip("faces.onnx not installed")
+    frame = cv2.imread(str(FACES_SCENE))
+    nets = {rt: faces.FaceNet(Net(MODELS / faces.MODEL_NAME, rt, classic=classic)) for rt in onnxnet.RUNTIMES}
+    label = json.loads(FACES_SCENE.with_suffix(".json").read_text())
+    crops = [faces.crop(frame, d["center"], 60.0, a) for d in label["dice"] for a in (0.0, 45.0, 90.0)]
+    (p_fast, e_fast), (p_slow, e_slow) = (nets[rt].forward(crops) for rt in onnxnet.RUNTIMES)
+    assert np.abs(p_fast - p_slow).max() < 1e-3
+    assert (e_fast * e_slow).sum(axis=1).min() > 0.999
+    reads = {}
+    for rt, net in nets.items():
+        monkeypatch.setattr(faces, "load_net", lambda net=net: net)
+        reads[rt] = [(d.kind, d.value) for d in read_dice(frame).dice]
+    assert reads["onnxruntime"] == reads["cv2.dnn"]
+    assert {(d["kind"], d["value"]) for d in label["dice"]} >= set(reads["onnxruntime"])
+    assert {k for k, _ in reads["onnxruntime"]} >= {"d8", "d10"}  # numeral dice, read
 
 
 @pytest.mark.skipif(not HAVE_ORT or not learned.models_present(), reason="onnxruntime or models not installed")
