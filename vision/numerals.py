@@ -35,7 +35,10 @@ On unseen fonts most of the face network's wrong answers are such dice.
 `reread` is the reader's hook (vision.reader): it looks at what the other
 readers refused as not read (unknown object, low confidence, not read) and,
 in a frame where nothing was answered, at objects much bigger than the
-detector's dice (a die photographed close: vision.segment's blobs).
+detector's dice (a die photographed close: vision.segment's blobs). A taught
+read (a profile) uses `reread` too, answering only the kinds the taught set
+has; `second_opinion` is for untaught reads only (the profile answers for
+its set).
 
 Pure functions on arrays; the weights are package data (vision/models/).
 """

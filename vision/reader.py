@@ -248,6 +248,11 @@ def _body_bgr(crop: np.ndarray, mask: np.ndarray, pips, face_side: float) -> np.
     return np.median(sel.reshape(-1, 3), axis=0)
 
 
+def _taught_kinds(profile, game_kinds: Collection[str] | None) -> list[str]:
+    """The kinds a taught set has (and the game throws, when known)."""
+    return [k for k in profile.kinds if game_kinds is None or k in game_kinds]
+
+
 def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARAMS,
               game_kinds: Collection[str] | None = None) -> Reading:
     """Read every d6 in a BGR frame; refuse, with a reason, what can't be read.
@@ -375,8 +380,13 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             # answers, and a look at what no reader above could read
             dice, contradicted = numerals.second_opinion(frame, dice, die_side)
             dice, rejected = numerals.reread(frame, dice, rejected + contradicted, game_kinds, die_side)
-            if any(d.colour is None for d in dice):
-                dice = kinds.name_colours(frame, dice, die_side or med)
+        elif params.numerals:
+            # taught: the profile answers for its set; what it and the readers above refused
+            # as not read is looked at again, answered only as a kind the set has
+            dice, rejected = numerals.reread(frame, dice, rejected, _taught_kinds(profile, game_kinds),
+                                             die_side)
+        if params.numerals and any(d.colour is None for d in dice):
+            dice = kinds.name_colours(frame, dice, die_side or med)
     dice = _without_side_faces(dice, med, params)
     dice, big_leaning = _big_leaning(frame, dice, med, params)
     rejected += big_leaning

@@ -11,8 +11,9 @@ import pytest
 
 from calibration.dataset import load_dataset
 from calibration.evaluate import evaluate
+from calibration.teach import teach
 from tests.vision.netfault import unloadable
-from vision import numerals, read_dice
+from vision import faces, numerals, read_dice
 from vision.numerals import ANGLES, CLASSES, CROP_PX, decide
 from vision.params import DEFAULT_PARAMS
 
@@ -114,6 +115,31 @@ def test_the_numeral_reader_changes_no_answer_on_trays_of_d6():
         frame = cv2.imread(str(sample.image))
         on, off = read_dice(frame), read_dice(frame, params=OFF)
         assert [(d.kind, d.value, d.center) for d in on.dice] == [(d.kind, d.value, d.center) for d in off.dice]
+
+
+@needs_net
+@pytest.mark.skipif(faces.load_net() is None, reason="vision/models/faces.onnx not installed")
+def test_a_taught_read_has_the_numeral_network_look_at_what_the_set_refused():
+    """Fixture scene_005_glare, read with a profile taught on other photos of
+    its dice set (tests/fixtures/numerals/teach): the profile refuses a d8 1
+    and a d8 7 under glare as not read; the numeral network reads them. It
+    answers only kinds the set has: a profile of tabas answers no d8."""
+    sample = next(s for s in load_dataset(FIX / "numerals" / "eval") if s.image.name == "scene_005_glare.jpg")
+    frame = cv2.imread(str(sample.image))
+    d8s = [d for d in sample.dice if d.kind == "d8" and d.value in (1, 7)]
+    assert len(d8s) == 2
+
+    def read_d8s(profile, params=DEFAULT_PARAMS):
+        got = read_dice(frame, profile=profile, params=params).dice
+        return sorted((d.kind, d.value) for d in got
+                      for lab in d8s if np.hypot(d.center[0] - lab.center[0], d.center[1] - lab.center[1]) < 15)
+
+    dice_set = teach(FIX / "numerals" / "teach")
+    assert read_d8s(dice_set, OFF) == []
+    assert read_d8s(dice_set) == [("d8", 1), ("d8", 7)]
+    tabas = teach(FIX / "tabas")
+    assert tabas.kinds == ("taba",)
+    assert read_d8s(tabas) == read_d8s(tabas, OFF) == []
 
 
 @needs_net
