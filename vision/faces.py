@@ -106,7 +106,8 @@ def load_net(onnx_bytes: bytes | None = None) -> FaceNet | None:
     (`load_error` says why): then the d6 reader and the numeral network
     read without it."""
     return onnxnet.load_shipped(MODEL_NAME, lambda b: FaceNet(Net(b)), onnx_bytes,
-                                "tabas are not read, numeral dice only by the numeral network, and no dice set can be taught")
+                                "tabas are not read, numeral dice only by the numeral network, "
+                                "and no dice set can be taught")
 
 
 def load_error() -> str:
