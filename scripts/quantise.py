@@ -131,9 +131,10 @@ def _taba_images(seed: int, count: int):
 
 NETWORKS = {
     # name: (inputs(seed, scenes), default seed, default scenes, convolutions kept in float
-    #        by their place among the weighted nodes, how activation ranges are measured)
-    "numerals": (calibration_crops, SEED, SCENES, (0, -1), "Percentile"),
-    "faces": (face_inputs, FACE_SEED, FACE_SCENES, (0, -2, -1), "MinMax"),
+    #        by their place among the weighted nodes, how activation ranges are measured,
+    #        the outputs compared: class logits first, then an embedding if any)
+    "numerals": (calibration_crops, SEED, SCENES, (0, -1), "Percentile", None),
+    "faces": (face_inputs, FACE_SEED, FACE_SCENES, (0, -2, -1), "MinMax", ["logits", "embedding"]),
 }
 
 
@@ -171,27 +172,21 @@ def quantise(src: Path, out: Path, blob: np.ndarray, keep_float: tuple[int, ...]
                         nodes_to_exclude=sorted({weighted[i] for i in keep_float}))
 
 
-def compare(src: Path, out: Path, blob: np.ndarray) -> None:
-    """How far the quantised network's answers (and embeddings, where it
-    gives them) are from the float one's."""
+def compare(src: Path, out: Path, blob: np.ndarray, outputs: list[str] | None) -> None:
+    """How far the quantised network's answers (and embedding, when `outputs`
+    names one after the logits) are from the float one's."""
+    from vision.faces import _unit
     from vision.onnxnet import Net, softmax
 
-    fa, fb = Net(src.read_bytes()), Net(out.read_bytes())
-    names = [o.name for o in fa._sess.get_outputs()] if fa.runtime == "onnxruntime" else None
-    ra, rb = fa.run(blob, names), fb.run(blob, names)
+    ra, rb = (Net(m.read_bytes()).run(blob, outputs) for m in (src, out))
     a, b = softmax(ra[0].reshape(len(blob), -1)), softmax(rb[0].reshape(len(blob), -1))
     print(f"{len(blob)} crops: top class the same for {np.mean(a.argmax(1) == b.argmax(1)):.2%}; "
           f"probabilities apart by {np.abs(a - b).max(axis=1).mean():.4f} on average, "
           f"{np.abs(a - b).max():.3f} at most")
-    if names and "embedding" in names:
-        i = names.index("embedding")
-        ea, eb = (_unit(r[i].reshape(len(blob), -1)) for r in (ra, rb))
+    if outputs and len(outputs) > 1:
+        ea, eb = (_unit(r[1].reshape(len(blob), -1)) for r in (ra, rb))
         cos = (ea * eb).sum(axis=1)
         print(f"embeddings: cosine {cos.mean():.4f} on average, {cos.min():.4f} at least")
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    return x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-6)
 
 
 def main() -> int:
@@ -202,13 +197,13 @@ def main() -> int:
     ap.add_argument("--seed", type=int, help="first seed of the drawn scenes")
     ap.add_argument("--scenes", type=int, help="how many drawn scenes")
     args = ap.parse_args()
-    inputs, seed, scenes, keep_float, method = NETWORKS[args.network]
+    inputs, seed, scenes, keep_float, method, outputs = NETWORKS[args.network]
     seed = seed if args.seed is None else args.seed
     scenes = scenes if args.scenes is None else args.scenes
     blob = inputs(seed, scenes)
     quantise(args.float_model, args.out, blob, keep_float, method)
     held = inputs(seed + 1000, max(3, scenes // 4))  # scenes the ranges were not measured on
-    compare(args.float_model, args.out, held[:4000])
+    compare(args.float_model, args.out, held[:4000], outputs)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
     return 0
 
