@@ -49,7 +49,7 @@ PCA_DIMS = 48
 TOP_CLASSES = 4  # classes (of one set) the exact stage looks at
 TOP_PER_CLASS = 2  # exemplars per class refined by the exact stage (5 and 3 before the
 # thirtieth session: the same answers on every taught set measured, 2 of 306 images with a
-# die's centre or a colour moved; a third less time; docs/teaching.md)
+# die's centre or a colour moved; the matching about 30 % faster; docs/teaching.md)
 BLUR_SIGMA = 0.7  # exemplar pixels, before normalising
 MIN_STD = 1.0  # grey levels: a crop's spread is taken as at least this (a flat crop scores ~0)
 PCA_SAMPLE = 4000  # coarse rows the principal components are computed from, at most
