@@ -53,6 +53,7 @@ NEAR_MISS_SIDES = (0.5, 0.85)
 POS_JITTER_SIDES = 0.17  # the dense grid is 0.3 die sides: a die is within this of a cell
 SCALE_JITTER = 0.15  # log-uniform: the side estimate may be off by this much
 UNREADABLE_WHY = ("cocked", "on end", "stacked")
+READER_CENTRE_MIN_SIDES = 0.08  # build --reader-centres: a blob this far off its label's centre is cut too
 
 
 # ----------------------------------------------------------------------------- build
@@ -66,8 +67,14 @@ def _patch(frame, centre, side):
                           borderMode=cv2.BORDER_REFLECT)
 
 
-def image_patches(frame: np.ndarray, label: dict, rng: np.random.Generator):
-    """(patches, class indices) of one labelled image."""
+def image_patches(frame: np.ndarray, label: dict, rng: np.random.Generator,
+                  reader_centres: bool = False):
+    """(patches, class indices) of one labelled image. `reader_centres`: a
+    labelled die whose blob (the reader's, as `_blobs` sees it) is centred
+    more than READER_CENTRE_MIN_SIDES off its label is cut a second time,
+    centred on the blob: where read_dice centres its crop (a numeral die's
+    outline takes in the side faces perspective shows near the frame's edge;
+    its top face, the label's centre, lies outward of it)."""
     blobs, _ = _blobs(frame)  # every blob the d6 reader sees, as teaching sees them
     dice = [d for d in label.get("dice", []) if "center" in d]
     unread = [u for u in label.get("unreadable", []) if "center" in u]
@@ -75,23 +82,27 @@ def image_patches(frame: np.ndarray, label: dict, rng: np.random.Generator):
     if not centres:
         return [], []
     all_sides = [s for _, s in blobs]
-    sides = []
+    sides, blob_at = [], []
     for c in centres:
-        near = [(np.hypot(b[0] - c[0], b[1] - c[1]), s) for b, s in blobs]
-        near = [(d, s) for d, s in near if d < 0.6 * s]
+        near = [(np.hypot(b[0] - c[0], b[1] - c[1]), s, b) for b, s in blobs]
+        near = [n for n in near if n[0] < 0.6 * n[1]]
         sides.append(min(near)[1] if near else None)
+        blob_at.append(min(near)[2] if near else None)
     found = [s for s in sides if s]
     med = float(np.median(found)) if found else (float(np.median(all_sides)) if all_sides
                                                   else 0.06 * max(frame.shape[:2]))
     # blobs with a shadow are too big; a die alone is never far from the image's median
     sides = [med if s is None or not 0.6 * med < s < 1.6 * med else s for s in sides]
     out_p, out_c = [], []
-    for d, c, s in zip(dice, centres, sides, strict=False):
+    for d, c, s, b in zip(dice, centres, sides, blob_at, strict=False):
         ci = faces.class_index(d["kind"], d["value"])
         if ci is None:
             continue
         out_p.append(_patch(frame, c, s))
         out_c.append(ci)
+        if reader_centres and b is not None and np.hypot(b[0] - c[0], b[1] - c[1]) > READER_CENTRE_MIN_SIDES * s:
+            out_p.append(_patch(frame, b, s))
+            out_c.append(ci)
     for u, c, s in zip(unread, centres[len(dice):], sides[len(dice):], strict=True):
         if u.get("why") in UNREADABLE_WHY:
             out_p.append(_patch(frame, c, s))
@@ -139,7 +150,7 @@ def build(args) -> int:
             if frame is None:
                 continue
             label = json.loads(img.with_suffix(".json").read_text())
-            p, c = image_patches(frame, label, rng)
+            p, c = image_patches(frame, label, rng, args.reader_centres)
             patches += p
             classes += c
             weights += [rep] * len(p)
@@ -337,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("build", help="cut labelled patches from data sets")
     b.add_argument("--out", required=True, type=Path)
     b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--reader-centres", action="store_true",
+                   help="cut each die a second time centred on the reader's blob for it, where that lies off the label's centre")
     b.add_argument("datasets", nargs="+", help="DATASET[:REPEAT]")
     t = sub.add_parser("train", help="train and export ONNX")
     t.add_argument("--data", required=True, type=Path, nargs="+", help="files of `build`, trained on together")
