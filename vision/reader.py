@@ -446,7 +446,7 @@ def with_big_dice(models: learned.Models, frame: np.ndarray, found: list[learned
     finds there takes the place of the first look's peaks on it
     (`_replaced_by`). Pips inside a die the first look found whole go too
     (`_without_pips`)."""
-    found = _without_pips(found, di.scale, params)
+    found = _without_pips(found, di.scale, params, frame)
     big = [b for b in _zoomed_out_peaks(models.detector, frame, di, params) if _may_replace(b, found, di.scale, params)]
     if not big:
         return found
@@ -575,12 +575,16 @@ def _two_dice(peaks: list[learned.Found], big_side: float, params: Params = DEFA
 
 
 def _without_pips(found: list[learned.Found], det_scale: float,
-                  params: Params = DEFAULT_PARAMS) -> list[learned.Found]:
+                  params: Params = DEFAULT_PARAMS, frame: np.ndarray | None = None) -> list[learned.Found]:
     """The peaks but those smaller than `pip_peak_ratio` of another, itself
     at least `big_det_px` in the detector's input, whose square holds them
     (nearer its centre than `pip_peak_sides` of its side): a big die's pips,
     seen as dice too (two dice lying flat cannot be one inside the other's
-    top face; a peak over a heap of small dice is smaller than that)."""
+    top face; a peak over a heap of small dice is smaller than that). With
+    the `frame`, the big peak's square must also hold one die's body
+    (`_one_die_body`): a weak peak with a side as wide as a group of dice
+    lying apart on the tray (its middle the tray between them) takes none of
+    them."""
     if len(found) < 2:
         return found
     xy = np.array([f.center for f in found], np.float64)
@@ -588,6 +592,10 @@ def _without_pips(found: list[learned.Found], det_scale: float,
     cheb = np.abs(xy[:, None, :] - xy[None, :, :]).max(axis=2)  # (i, j)
     inside = ((side[:, None] < params.pip_peak_ratio * side[None, :]) & (cheb < params.pip_peak_sides * side[None, :])
               & (side[None, :] * det_scale >= params.big_det_px))
+    if frame is not None:
+        for j in np.flatnonzero(inside.any(axis=0)):
+            if not _one_die_body(frame, found[j], [found[i] for i in np.flatnonzero(inside[:, j])], params):
+                inside[:, j] = False
     return [f for f, pip in zip(found, inside.any(axis=1), strict=True) if not pip]
 
 
