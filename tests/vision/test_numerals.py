@@ -122,8 +122,9 @@ def test_the_numeral_reader_changes_no_answer_on_trays_of_d6():
 def test_a_taught_read_has_the_numeral_network_look_at_what_the_set_refused():
     """Fixture scene_005_glare, read with a profile taught on other photos of
     its dice set (tests/fixtures/numerals/teach): the profile refuses a d8 1
-    and a d8 7 under glare as not read; the numeral network reads them. It
-    answers only kinds the set has: a profile of tabas answers no d8."""
+    under glare as not read (the d8 7 beside it, glared too, the scan's
+    smaller second read answers since 2026-12-06); the numeral network reads
+    the 1. It answers only kinds the set has: a profile of tabas answers no d8."""
     sample = next(s for s in load_dataset(FIX / "numerals" / "eval") if s.image.name == "scene_005_glare.jpg")
     frame = cv2.imread(str(sample.image))
     d8s = [d for d in sample.dice if d.kind == "d8" and d.value in (1, 7)]
@@ -135,7 +136,7 @@ def test_a_taught_read_has_the_numeral_network_look_at_what_the_set_refused():
                       for lab in d8s if np.hypot(d.center[0] - lab.center[0], d.center[1] - lab.center[1]) < 15)
 
     dice_set = teach(FIX / "numerals" / "teach")
-    assert read_d8s(dice_set, OFF) == []
+    assert ("d8", 1) not in read_d8s(dice_set, OFF)
     assert read_d8s(dice_set) == [("d8", 1), ("d8", 7)]
     tabas = teach(FIX / "tabas")
     assert tabas.kinds == ("taba",)
