@@ -7,6 +7,7 @@ Each field may carry metadata: `min`, `max` (numbers), `choices` (strings),
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -47,11 +48,13 @@ def _check_value(f: dataclasses.Field, value: Any, game_id: str) -> Any:
             raise BadOption(Text("{where} must be true or false, got {value}", where=where, value=repr(value)))
         return value
     if isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        if (isinstance(value, bool) or not isinstance(value, (int, float))
+                or (isinstance(value, float) and not math.isfinite(value)) or value != int(value)):
             raise BadOption(Text("{where} must be a whole number, got {value}", where=where, value=repr(value)))
         value = int(value)
     elif isinstance(default, float):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if (isinstance(value, bool) or not isinstance(value, (int, float))
+                or (isinstance(value, float) and not math.isfinite(value))):
             raise BadOption(Text("{where} must be a number, got {value}", where=where, value=repr(value)))
         value = float(value)
     elif isinstance(default, str):

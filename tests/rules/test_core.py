@@ -44,6 +44,12 @@ def test_options_are_checked_by_name():
         game.new(["A", "B"], {"wins_needed": "three"})
     with pytest.raises(BadOption, match="must be at least 1"):
         game.new(["A", "B"], {"wins_needed": 0})
+    # JSON's NaN and Infinity (Python's json reads them) are no whole number either
+    for bad in (float("nan"), float("inf"), float("-inf")):
+        with pytest.raises(BadOption, match="'chips' of barras must be a whole number"):
+            get_game("barras").new(["A", "B"], {"chips": bad})
+        with pytest.raises(BadOption, match="'house_pays' of barras must be a number"):
+            get_game("barras").new(["A", "B"], {"house_pays": bad})
     with pytest.raises(BadOption, match="true or false"):
         game.new(["A", "B"], {"alternate_first": 1})
 
