@@ -47,14 +47,15 @@ def _check_value(f: dataclasses.Field, value: Any, game_id: str) -> Any:
         if not isinstance(value, bool):
             raise BadOption(Text("{where} must be true or false, got {value}", where=where, value=repr(value)))
         return value
+    # JSON's NaN and Infinity (Python's json reads them) are no number of a game
+    number = not isinstance(value, bool) and (isinstance(value, int)
+                                              or (isinstance(value, float) and math.isfinite(value)))
     if isinstance(default, int):
-        if (isinstance(value, bool) or not isinstance(value, (int, float))
-                or (isinstance(value, float) and not math.isfinite(value)) or value != int(value)):
+        if not number or value != int(value):
             raise BadOption(Text("{where} must be a whole number, got {value}", where=where, value=repr(value)))
         value = int(value)
     elif isinstance(default, float):
-        if (isinstance(value, bool) or not isinstance(value, (int, float))
-                or (isinstance(value, float) and not math.isfinite(value))):
+        if not number:
             raise BadOption(Text("{where} must be a number, got {value}", where=where, value=repr(value)))
         value = float(value)
     elif isinstance(default, str):

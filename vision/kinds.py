@@ -53,7 +53,7 @@ import numpy as np
 from vision import faces, learned, templates
 from vision.colour import die_crops, frame_light, name_colour
 from vision.profile import Profile
-from vision.types import Die, Rejection
+from vision.types import NUMERAL_KINDS, Die, Rejection
 
 KEEP_REFUSED = ("outside", "stacked", "blurred")  # refusals no other reader may overturn ...
 BLURRED = "blurred"  # ... but for a taba the network reads whose outline is sharp (a smooth
@@ -94,7 +94,6 @@ SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
 SCAN_SMALL_SIDES = 0.85  # a scan peak is also read at this share of the typical side: where both
 # views read the same d8, d10 or d10t face surer so, that read stands (a numeral die is smaller than
 # a d6 seen from above; crowd100 untaught 1644 -> 1669 of 1707, bartek-polyhedral's eval half 1234 -> 1241)
-NUMERAL_KINDS = ("d8", "d10", "d10t")
 SCAN_LEAN_P = 0.9  # the scan answers no d6 the lean network gives this much, on its own crop or on a
 # `cocked` refusal beside it (the refusal's: rendered seed 203, faces_w3: at 0.5, 0.9, 0.97 the unreadable dice answered go from 103 to 70,
 # 72, 73 of 243, and 9, 8, 7 readable ones of 1071 are lost; rendered fonts seed 944: 2, 2, 0 of 267)

@@ -55,7 +55,7 @@ import numpy as np
 from vision import onnxnet, segment
 from vision.onnxnet import Net, softmax
 from vision.params import DEFAULT_PARAMS
-from vision.types import Die, Rejection
+from vision.types import NUMERAL_KINDS, Die, Rejection
 
 CROP_PX = 48
 NONE = "none"
@@ -67,7 +67,7 @@ CLASSES: tuple[tuple[str, int], ...] = (
     *(("d10t", v) for v in range(0, 100, 10)),
 )
 KINDS = ("d6", "d8", "d10", "d10t")  # the network's
-ANSWERED = ("d8", "d10", "d10t")  # the kinds answered: a d6 is read by its pips (vision.reader), and a
+ANSWERED = NUMERAL_KINDS  # the kinds answered: a d6 is read by its pips (vision.reader), and a
 # d6 with numerals is taught; the network's d6 read a decorative 1 (a swirl) as a 5 on a real tray
 MIN_STD = 12.0  # grey levels: a flat crop is not stretched into noise
 MODEL_NAME = "numerals.onnx"

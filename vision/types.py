@@ -23,6 +23,7 @@ class Kind(StrEnum):
 
 
 TABA_FACES = ("liso", "carnero", "tripas", "hoyo")
+NUMERAL_KINDS = ("d8", "d10", "d10t")  # dice read by the numeral on their top face
 
 
 @dataclass(frozen=True)
