@@ -90,7 +90,10 @@ TAUGHT_LEAN_P = 0.5  # the network leans to a face: it refuses an exemplar answe
 # and picks between two faces the exemplars nearly tie on
 TAUGHT_TIE_KIND_P = 0.8  # exemplars tied on two kinds' faces: the network's P(the kind), at least
 SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die) >= this
-SCAN_TAUGHT_MAX = 16  # and at most this many peaks per frame, strongest first
+SCAN_TAUGHT_MAX = 64  # and at most this many peaks per frame, strongest first (16 left a crowded
+# frame's refused dice unread: each spot gives up to four peaks, one a grid shift)
+SCAN_TIE_LEAN_P = 0.7  # a die found only by the scan: where the exemplars nearly tie on two faces,
+# the network's P of the one it leans to, at least (0.5 answered printed digits beside a tray)
 SCAN_SMALL_SIDES = 0.85  # a scan peak is also read at this share of the typical side: where both
 # views read the same d8, d10 or d10t face surer so, that read stands (a numeral die is smaller than
 # a d6 seen from above; crowd100 untaught 1644 -> 1669 of 1707, bartek-polyhedral's eval half 1234 -> 1241)
@@ -474,7 +477,7 @@ class _Taught:
         why = self._refusal(rd)
         if why is not None:
             return why
-        ex = self._exemplars(rd, outline, margin)
+        ex = self._exemplars(rd, outline, margin, TAUGHT_LEAN_P if min_p <= MIN_P else SCAN_TIE_LEAN_P)
         net = _decide(rd, outline, None, min_p)
         top = int(rd.probs.argmax())
         if (isinstance(ex, Die) and faces.CLASSES[top] != (ex.kind, ex.value)
@@ -499,7 +502,7 @@ class _Taught:
         colour = sets[0].colour if len(sets) == 1 and sets[0].colour else net.colour
         return Die(net.kind, net.value, colour, net.center, net.confidence, net.outline)
 
-    def _exemplars(self, rd: _Read, outline, margin: float) -> Die | str:
+    def _exemplars(self, rd: _Read, outline, margin: float, lean_p: float = TAUGHT_LEAN_P) -> Die | str:
         probs = rd.probs
         sc = self.scores(rd)
         b = int(sc.argmax())
@@ -512,7 +515,7 @@ class _Taught:
             # two faces nearly tie: the one of them the network leans to, if it does
             top = int(probs.argmax())
             b2 = int(np.flatnonzero(rivals)[sc[rivals].argmax()])
-            if float(probs[top]) < TAUGHT_LEAN_P or faces.CLASSES[top] not in (self.answer_of[b],
+            if float(probs[top]) < lean_p or faces.CLASSES[top] not in (self.answer_of[b],
                                                                                  self.answer_of[b2]):
                 return NOT_READ
             if faces.CLASSES[top] != self.answer_of[b]:
