@@ -32,18 +32,21 @@ class GpioButton:
         self.on_press = on_press
         self.bounce_s = bounce_s or 0.0
         self.presses = 0  # accepted presses
-        self.bounces = 0  # edges within bounce_s of an accepted press: ignored
+        self.bounces = 0  # edges within bounce_s of the edge before: ignored
         self._last = float("-inf")
         self.button = Button(pin, pull_up=True, bounce_time=bounce_s, pin_factory=pin_factory)
         self.button.when_pressed = self._pressed
 
     def _pressed(self) -> None:
-        # Debounce here too: some pin backends (and the mock) ignore bounce_time.
+        # Debounce here too: some pin backends (and the mock) ignore bounce_time. A press
+        # needs bounce_s of quiet before it: contacts chattering for longer than bounce_s
+        # (or a busy CPU delivering the edges late) are still one press.
         now = time.monotonic()
-        if now - self._last < self.bounce_s:
+        quiet = now - self._last
+        self._last = now
+        if quiet < self.bounce_s:
             self.bounces += 1
             return
-        self._last = now
         self.presses += 1
         self.on_press()
 

@@ -51,6 +51,23 @@ def test_a_bouncing_button_reads_once(tmp_path, station_on, mock_factory):
     assert st.camera.position == 1  # the second photo was never taken
 
 
+def test_contacts_chattering_longer_than_the_bounce_time_are_one_press(mock_factory, monkeypatch):
+    """Edges 30 ms apart for 300 ms (worn contacts, or a loaded CPU handing the
+    edges over late) with a bounce time of 50 ms: one press; the next press,
+    after 50 ms of quiet, is a second one."""
+    clock = [100.0]
+    monkeypatch.setattr("station.trigger.time.monotonic", lambda: clock[0])
+    pressed = []
+    with GpioButton(PIN, lambda: pressed.append(clock[0]), bounce_s=0.05, pin_factory=mock_factory) as button:
+        for _ in range(10):
+            button._pressed()
+            clock[0] += 0.03
+        clock[0] += 0.05
+        button._pressed()
+    assert pressed == [100.0, clock[0]]
+    assert button.presses == 2 and button.bounces == 9
+
+
 def test_a_press_during_a_read_is_ignored_not_queued(tmp_path, station_on, mock_factory):
     folder = session(tmp_path, Photo((), (d6(1, 100, 100), d6(2, 300, 300), d6(3, 500, 200))),
                      Photo((), (d6(4, 100, 100), d6(5, 300, 300), d6(6, 500, 200))))
