@@ -20,7 +20,8 @@ Two reads must agree before a die is answered, else it is refused:
   both answering differently refuses, and so does the network leaning to
   another face than the exemplars' (P >= TAUGHT_LEAN_P, below its own
   answering threshold); where the exemplars nearly tie on two faces, the one
-  the network leans to is their answer; a taba face (every bone differs)
+  the network leans to is their answer (leans surely, for a die found only by
+  the scan); a taba face (every bone differs)
   always needs the network's own reading;
 - with a profile of the previous version (no exemplars: only in tests), the
   network's answer restricted to the taught faces and a vote of the nearest
@@ -516,7 +517,7 @@ class _Taught:
             top = int(probs.argmax())
             b2 = int(np.flatnonzero(rivals)[sc[rivals].argmax()])
             if float(probs[top]) < lean_p or faces.CLASSES[top] not in (self.answer_of[b],
-                                                                                 self.answer_of[b2]):
+                                                                         self.answer_of[b2]):
                 return NOT_READ
             if faces.CLASSES[top] != self.answer_of[b]:
                 b, b2 = b2, b  # the network's face first
