@@ -18,7 +18,7 @@ Two reads must agree before a die is answered, else it is refused:
   own reading (as without a profile, of a taught kind) are the two reads:
   one answering and the other silent answers, both answering alike answers,
   both answering differently refuses, and so does the network leaning to
-  another face than the exemplars' (P >= TAUGHT_LEAN_P, below its own
+  another face than the exemplars' (P >= TAUGHT_DOUBT_P, below its own
   answering threshold); where the exemplars nearly tie on two faces, the one
   the network leans to is their answer (leans surely, for a die found only by
   the scan); a taba face (every bone differs)
@@ -87,8 +87,9 @@ TAUGHT_MARGIN_SCAN = 0.11  # the same for a die found only by the scan
 TAUGHT_MIN_SCORE = 0.4  # the best exemplar's correlation, at least
 TAUGHT_KIND_MIN = 0.2  # the network's P(the answered kind), at least
 TAUGHT_NONE_MAX = 0.5  # the network's P(not a die), at most
-TAUGHT_LEAN_P = 0.5  # the network leans to a face: it refuses an exemplar answer of another face,
-# and picks between two faces the exemplars nearly tie on
+TAUGHT_LEAN_P = 0.5  # the network leans to a face: it picks between two faces the exemplars nearly tie on
+TAUGHT_DOUBT_P = 0.35  # the network's P of another face than the exemplars' that refuses their answer
+# (0.5 let a d10t 80's exemplars answer a 60 and a 90 the network leant to at 0.38 and 0.49)
 TAUGHT_TIE_KIND_P = 0.8  # exemplars tied on two kinds' faces: the network's P(the kind), at least
 SCAN_TAUGHT_MIN_P = 0.8  # with exemplars, a scan peak is looked at when P(a die) >= this
 SCAN_TAUGHT_MAX = 64  # and at most this many peaks per frame, strongest first (16 left a crowded
@@ -473,7 +474,7 @@ class _Taught:
         """The exemplars' answer; where they are unsure, the network's own
         answer (its two reads agree, P >= MIN_P, a taught kind); where both
         answer and differ, or the network gives another face P >=
-        TAUGHT_LEAN_P (too unsure to answer it, sure enough to doubt
+        TAUGHT_DOUBT_P (too unsure to answer it, sure enough to doubt
         the exemplars), a refusal."""
         why = self._refusal(rd)
         if why is not None:
@@ -482,7 +483,7 @@ class _Taught:
         net = _decide(rd, outline, None, min_p)
         top = int(rd.probs.argmax())
         if (isinstance(ex, Die) and faces.CLASSES[top] != (ex.kind, ex.value)
-                and float(rd.probs[top]) >= TAUGHT_LEAN_P):
+                and float(rd.probs[top]) >= TAUGHT_DOUBT_P):
             return NOT_READ  # the network reads another face, if not surely enough to answer it
         if not isinstance(net, Die) or net.kind not in self.profile.kinds:
             # every bone differs: a taba's face needs the network's own reading; of a kind

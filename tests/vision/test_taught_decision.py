@@ -102,8 +102,16 @@ def test_a_read_below_the_scan_floor_is_not_answered(monkeypatch):
 def test_a_network_leaning_to_another_face_refuses_the_exemplars_answer(monkeypatch):
     """Too unsure to answer on its own (P < MIN_P), the network still leans to
     another face: the exemplars' answer is doubted and the die refused."""
-    assert kinds.TAUGHT_LEAN_P <= 0.6 < kinds.MIN_P
+    assert kinds.TAUGHT_DOUBT_P <= 0.6 < kinds.MIN_P
     d = _taught(monkeypatch, _die("d10", 3)).decide(_read(("d10", 8), p=0.6), BOX)
+    assert d == kinds.NOT_READ
+
+
+def test_a_network_leaning_weakly_to_another_face_still_refuses_the_exemplars_answer(monkeypatch):
+    """The network's two views disagree and its best face gets P 0.4: a d10t
+    60 whose exemplars read it as an 80 (drawn crowded scenes: the network
+    leant to the right face at 0.38 and 0.49) is refused, not answered."""
+    d = _taught(monkeypatch, _die("d10t", 80)).decide(_read(("d10t", 60), p=0.4, agree=False), BOX)
     assert d == kinds.NOT_READ
 
 
