@@ -144,7 +144,9 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     game does not use, the thing is left out rather than answered: a board's
     number token beside a d6 game's tray is no d10 of it. A die the d6 reader
     found stays answered whatever its kind (the rules then say a die of the
-    wrong kind is on the tray).
+    wrong kind is on the tray). In a game of d10 and no d8 (or d8 and no
+    d10) the network's reading of the other's value 1-8 counts for the
+    game's kind (`_folded`), as the numeral network's does.
 
     `places`: where else a die may lie (the detector's weak peaks, not
     refused): looked at again with the refusals when dice other than d6 are
@@ -177,13 +179,13 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         answers = [d for d in dice if other.get(id(d), 0.0) < NOT_D6_MIN_P]
         items = [d for d in dice if other.get(id(d), 0.0) >= NOT_D6_MIN_P] + items[len(dice):]
     sides = [_side(it, typical) for it in items]
-    reads = _read_at(net, frame, [it.center for it in items], sides)
+    reads = _read_at(net, frame, [it.center for it in items], sides, game_kinds)
     refused: list[Rejection] = []
     taught = None
     if profile is not None and len(profile.exemplars):
         img_side = die_side or image_side([blob_side(it.outline) for it in list(dice) + list(rejected)
                                            if len(it.outline) >= 3]) or typical
-        taught = _Taught(profile, templates.grey(frame), img_side)
+        taught = _Taught(profile, templates.grey(frame), img_side, game_kinds)
         taught.prepare(reads)
     reads = _more_views(net, frame, reads)
     flat_cands: list[tuple[Rejection, Die]] = []
@@ -315,13 +317,16 @@ def name_colours(frame: np.ndarray, answers: list[Die], typical: float) -> list[
 # ----------------------------------------------------------------------------- reads
 
 
-def _read_at(net: faces.FaceNet, frame: np.ndarray, centres, sides) -> list[_Read]:
-    """Two reads per die: the crop upright and turned a quarter turn."""
+def _read_at(net: faces.FaceNet, frame: np.ndarray, centres, sides,
+             game_kinds: Collection[str] | None = None) -> list[_Read]:
+    """Two reads per die: the crop upright and turned a quarter turn (a d8's
+    and a d10's value folded into the one of them the game throws)."""
     if not centres:
         return []
     crops = [faces.crop(frame, c, s, a) for c, s in zip(centres, sides, strict=True)
              for a in (0.0, 90.0)]
     probs, emb = net.forward(crops)
+    probs = _folded(probs, game_kinds)
     out = []
     for i, (c, s) in enumerate(zip(centres, sides, strict=True)):
         p0, p1 = probs[2 * i], probs[2 * i + 1]
@@ -329,6 +334,30 @@ def _read_at(net: faces.FaceNet, frame: np.ndarray, centres, sides) -> list[_Rea
         out.append(_Read(tuple(map(float, c)), float(s), (p0 + p1) / 2,
                          int(p0.argmax()) == int(p1.argmax()), e / (np.linalg.norm(e) + 1e-6)))
     return out
+
+
+def _folded(probs: np.ndarray, game_kinds: Collection[str] | None) -> np.ndarray:
+    """Where the game throws d10 and no d8 (or d8 and no d10), a value the
+    network reads on the other counts for the game's: a d10's kite seen
+    beside its neighbours looks like a d8's triangle, and the numeral is the
+    same. (N, classes) -> the same, folded."""
+    pair = _fold_pair(game_kinds)
+    if pair is None:
+        return probs
+    keep, drop = pair
+    out = np.array(probs, copy=True)
+    out[:, keep] += out[:, drop]
+    out[:, drop] = 0.0
+    return out
+
+
+def _fold_pair(game_kinds: Collection[str] | None) -> tuple[list[int], list[int]] | None:
+    """Class indices (kept, dropped) of the values 1-8 of d8 and d10 when the game throws one of them only."""
+    if game_kinds is None or ("d8" in game_kinds) == ("d10" in game_kinds):
+        return None
+    game, other = ("d8", "d10") if "d8" in game_kinds else ("d10", "d8")
+    vals = range(1, 9)
+    return ([faces.class_index(game, v) for v in vals], [faces.class_index(other, v) for v in vals])
 
 
 def _more_views(net: faces.FaceNet, frame: np.ndarray, reads: list[_Read]) -> list[_Read]:
@@ -426,8 +455,13 @@ def _knn(profile: Profile, emb: np.ndarray | None) -> tuple[int | None, float, s
 class _Taught:
     """Reading dice against a profile's exemplars (vision.templates)."""
 
-    def __init__(self, profile: Profile, grey: np.ndarray, img_side: float) -> None:
+    def __init__(self, profile: Profile, grey: np.ndarray, img_side: float,
+                 game_kinds: Collection[str] | None = None) -> None:
         self.profile = profile
+        pair = _fold_pair(game_kinds)
+        dropped = {faces.CLASSES[i][0] for i in pair[1]} if pair else set()
+        self.game_only = None if not dropped else np.array(
+            [profile.classes[c][0] not in dropped for _, c in profile.bank_keys])
         self.grey = grey
         self.img_side = img_side
         self.keys = profile.bank_keys  # (set index, class index) per bank class
@@ -449,10 +483,12 @@ class _Taught:
 
     def scores(self, rd: _Read) -> np.ndarray:
         """Best exemplar score of every bank class, each set's exemplars
-        compared with a crop sized for that set."""
+        compared with a crop sized for that set (none for the d8 faces in a
+        game of d10, nor the d10's in a game of d8)."""
         if rd.centre not in self._cache:
             self._cache[rd.centre] = self._match([rd])[0]
-        return self._cache[rd.centre]
+        sc = self._cache[rd.centre]
+        return sc if self.game_only is None else np.where(self.game_only, sc, -1.0)
 
     def _match(self, reads: list[_Read]) -> np.ndarray:
         """All the sets at once, each set's exemplars against crops sized for it."""
@@ -627,10 +663,10 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
                      key=lambda c: -strength[c])[:SCAN_TAUGHT_MAX]
     if not new:
         return answers, refused
-    reads = _read_at(net, frame, new, [typical] * len(new))
+    reads = _read_at(net, frame, new, [typical] * len(new), game_kinds)
     # a numeral die is smaller than the frame's typical side (a d6's, from above): read again a
     # little smaller, the surer read of the same face stands (only a d8, d10 or d10t face)
-    small = _read_at(net, frame, new, [SCAN_SMALL_SIDES * typical] * len(new))
+    small = _read_at(net, frame, new, [SCAN_SMALL_SIDES * typical] * len(new), game_kinds)
     reads = [b if (b.agree and int(b.probs.argmax()) == int(a.probs.argmax())
                    and faces.CLASSES[int(b.probs.argmax())][0] in NUMERAL_KINDS
                    and float(b.probs.max()) > float(a.probs.max())) else a

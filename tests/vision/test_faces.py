@@ -256,6 +256,36 @@ def test_every_refused_die_of_a_crowded_taught_frame_is_looked_at_again(taught):
         assert got == [("d10", value)]
 
 
+def test_a_d8_value_counts_for_the_d10_in_a_game_of_d10_only():
+    from vision import kinds
+
+    probs = np.zeros((1, len(faces.CLASSES)), np.float32)
+    probs[0, faces.class_index("d8", 5)] = 0.7
+    probs[0, faces.class_index("d10", 5)] = 0.2
+    probs[0, faces.class_index("d10", 9)] = 0.1
+    barras = kinds._folded(probs, ("d10", "d10t"))
+    assert barras[0, faces.class_index("d10", 5)] == pytest.approx(0.9)
+    assert barras[0, faces.class_index("d8", 5)] == 0.0
+    assert barras[0, faces.class_index("d10", 9)] == pytest.approx(0.1)  # no d8 shows a 9
+    gemelos = kinds._folded(probs, ("d8",))
+    assert gemelos[0, faces.class_index("d8", 5)] == pytest.approx(0.9)
+    for both_or_neither in (("d8", "d10"), ("d6",), None):
+        assert np.array_equal(kinds._folded(probs, both_or_neither), probs)
+
+
+def test_a_d10_seen_as_a_d8_is_read_as_the_d10_a_game_of_d10_throws():
+    """A crowded Barras-like frame (drawn: seed 8600016, d10 and d10t only): a
+    blue d10 8 beside other dice looks like a d8's 8 to the face network.
+    Read with the game's kinds it is the d10's 8 (before, it was left out as
+    no die of the game)."""
+    img, label = make_scene(8600 * 1000 + 16, (1920, 1080), ("d10", "d10t"), "crowded")
+    want = next(d for d in label["dice"] if np.hypot(d["center"][0] - 336, d["center"][1] - 994) < 20)
+    assert (want["kind"], want["value"]) == ("d10", 8)
+    got = [(d.kind, d.value) for d in read_dice(img, game_kinds=("d10", "d10t")).dice
+           if np.hypot(d.center[0] - want["center"][0], d.center[1] - want["center"][1]) < 30]
+    assert got == [("d10", 8)]
+
+
 def test_a_smooth_taba_is_read_but_a_moving_one_stays_refused():
     """The d6 classifier calls a smooth painted taba `blurred` (no pips' fine
     detail): the network reads it as a taba and its outline is sharp, so it
