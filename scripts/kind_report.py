@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Per kind (or per labelled set): dice read right, wrong and missed, of the labelled.
 
-    python scripts/kind_report.py [--profile DIR] [--by set] DATASET
+    python scripts/kind_report.py [--profile DIR] [--kinds d10,d10t] [--by set] DATASET
 
 `dicestation eval` gives value accuracy per kind over the dice it found; this
 gives it over every labelled die (the issue's targets), and the time per image.
+`--kinds`: read as for a game that throws these kinds (as the station does).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration.dataset import load_dataset  # noqa: E402
 from calibration.evaluate import _match, _side  # noqa: E402
+from station.cli import game_kinds  # noqa: E402
 from vision import read_dice  # noqa: E402
 
 
@@ -28,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("dataset", type=Path)
     ap.add_argument("--profile", type=Path)
     ap.add_argument("--by", choices=("kind", "set"), default="kind")
+    ap.add_argument("--kinds", type=game_kinds, metavar="KIND,...", help="the kinds a game throws")
     args = ap.parse_args(argv)
     profile = None
     if args.profile:
@@ -39,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     ms = []
     for s in load_dataset(args.dataset):
         frame = cv2.imread(str(s.image))
-        r = read_dice(frame, profile)
+        r = read_dice(frame, profile, game_kinds=args.kinds)
         ms.append(r.timings_ms.get("total", 0.0))
         dice = [d for d in s.dice if d.center is not None]
         pts = [d.center for d in dice] + [u.center for u in s.unreadable if u.center]
