@@ -351,11 +351,19 @@ def _folded(probs: np.ndarray, game_kinds: Collection[str] | None) -> np.ndarray
     return out
 
 
-def _fold_pair(game_kinds: Collection[str] | None) -> tuple[list[int], list[int]] | None:
-    """Class indices (kept, dropped) of the values 1-8 of d8 and d10 when the game throws one of them only."""
+def _folded_away(game_kinds: Collection[str] | None) -> str | None:
+    """The kind of d8 and d10 the game does not throw, when it throws the other."""
     if game_kinds is None or ("d8" in game_kinds) == ("d10" in game_kinds):
         return None
-    game, other = ("d8", "d10") if "d8" in game_kinds else ("d10", "d8")
+    return "d10" if "d8" in game_kinds else "d8"
+
+
+def _fold_pair(game_kinds: Collection[str] | None) -> tuple[list[int], list[int]] | None:
+    """Class indices (kept, dropped) of the values 1-8 of d8 and d10 when the game throws one of them only."""
+    other = _folded_away(game_kinds)
+    if other is None:
+        return None
+    game = "d8" if other == "d10" else "d10"
     vals = range(1, 9)
     return ([faces.class_index(game, v) for v in vals], [faces.class_index(other, v) for v in vals])
 
@@ -458,10 +466,9 @@ class _Taught:
     def __init__(self, profile: Profile, grey: np.ndarray, img_side: float,
                  game_kinds: Collection[str] | None = None) -> None:
         self.profile = profile
-        pair = _fold_pair(game_kinds)
-        dropped = {faces.CLASSES[i][0] for i in pair[1]} if pair else set()
-        self.game_only = None if not dropped else np.array(
-            [profile.classes[c][0] not in dropped for _, c in profile.bank_keys])
+        other = _folded_away(game_kinds)
+        self.game_only = None if other is None else np.array(
+            [profile.classes[c][0] != other for _, c in profile.bank_keys])
         self.grey = grey
         self.img_side = img_side
         self.keys = profile.bank_keys  # (set index, class index) per bank class
