@@ -60,7 +60,7 @@ KEEP_REFUSED = ("outside", "stacked", "blurred")  # refusals no other reader may
 BLURRED = "blurred"  # ... but for a taba the network reads whose outline is sharp (a smooth
 # painted bone has none of the pips' fine detail: the d6 classifier calls it blurred)
 SHARP_EDGE_SIDES = 0.09  # an outline is sharp when its edge, in its least sharp direction, is
-# at most this many die sides wide (rendered tabas 0.05-0.08; a smeared die mostly 0.12-0.4)
+# at most this many of the frame's die sides wide (rendered tabas 0.05-0.08; a smeared die mostly 0.12-0.4)
 NOT_D6_MIN_P = 0.9  # the network's P(another kind) that overturns a pip reader's d6 answer
 SUSPECT_D6_VALUES = (1, 2)  # a numeral's ink looks like one pip (a d8's 8: two)
 PIPS_SURE = 0.93  # a pip answer this sure stands: the face network mistakes coloured
@@ -249,7 +249,11 @@ def _sharp_tabas(net: faces.FaceNet, frame: np.ndarray, blurred: list[Rejection]
                  typical: float) -> list[Rejection]:
     """Of the d6 reader's `blurred` refusals, those the network reads as a
     taba (its two reads agree, P >= MIN_P) whose outline is sharp: a smooth
-    bone, not a moving one. They are read like the other refusals."""
+    bone, not a moving one. They are read like the other refusals. Sharp is
+    against the frame's die side (`typical`): a smear is so many pixels
+    whatever the box the detector drew (a bone's box is smaller than a die's
+    in some poses: a still hoyo at 0.094 of its own box, 0.085 of the frame's
+    die side, stayed refused)."""
     if not blurred:
         return []
     sides = [_side(r, typical) for r in blurred]
@@ -257,7 +261,8 @@ def _sharp_tabas(net: faces.FaceNet, frame: np.ndarray, blurred: list[Rejection]
     out = []
     for r, rd, side in zip(blurred, reads, sides, strict=True):
         d = _decide(rd, r.outline, None)
-        if isinstance(d, Die) and d.kind == "taba" and edge_width(frame, r.center, side) <= SHARP_EDGE_SIDES * side:
+        if (isinstance(d, Die) and d.kind == "taba"
+                and edge_width(frame, r.center, side) <= SHARP_EDGE_SIDES * typical):
             out.append(r)
     return out
 

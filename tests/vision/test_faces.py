@@ -312,6 +312,25 @@ def test_a_smooth_taba_is_read_but_a_moving_one_stays_refused():
         assert not answered and refused == ["blurred"]
 
 
+def test_a_smooth_taba_boxed_small_is_judged_sharp_by_the_frames_die_side():
+    """A still taba the detector boxed smaller than the frame's dice (52 px in
+    a frame of 70 px dice): its edge (4.9 px) is measured against the frame's
+    die side (0.09 of 70 px), not its box's (0.09 of 52 px refused it).
+    Smeared, it stays refused."""
+    from vision import kinds
+
+    frame = cv2.imread(str(TABAS / "taba_4_00012.jpg"))
+    x, y = 296, 346  # a hoyo
+    box = ((x - 26, y - 26), (x + 26, y - 26), (x + 26, y + 26), (x - 26, y + 26))
+    still = kinds.Rejection((x, y), "blurred", box)
+    assert kinds._sharp_tabas(NET, frame, [still], 70.4) == [still]
+    smear = np.zeros((11, 11), np.float32)
+    smear[5, :] = 1 / 11
+    moved = frame.copy()
+    moved[y - 70 : y + 70, x - 70 : x + 70] = cv2.filter2D(frame[y - 70 : y + 70, x - 70 : x + 70], -1, smear)
+    assert kinds._sharp_tabas(NET, moved, [still], 70.4) == []
+
+
 def test_the_scan_answers_no_d6_beside_a_die_seen_leaning(monkeypatch):
     """Rendered scene 203002 (as make_scenes.py --seed 203 draws it): two
     leaning d6 the d6 classifier refuses `cocked` and the lean network agrees.
