@@ -236,8 +236,22 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     answers += [d for d in flat if not _near(d.center, answers, MERGE_SIDES * typical)]  # the scan's first
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
+    kept = _without_blur_beside_sharp_tabas(frame, answers, kept, typical)
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
     return name_colours(frame, answers, typical), refused + kept
+
+
+def _without_blur_beside_sharp_tabas(frame: np.ndarray, answers: list[Die], kept: list[Rejection],
+                                     typical: float) -> list[Rejection]:
+    """The refusals no reader overturns, less the `blurred` ones beside a taba
+    answer whose outline is sharp where it was read (SHARP_EDGE_SIDES): a weak
+    peak off a still bone's centre, which the d6 classifier calls blurred
+    (no pips' detail) and the network, off centre, does not read as a taba.
+    A moving bone's edges are wide there too: its refusal stands."""
+    blurred = [r for r in kept if r.why == BLURRED]
+    sharp = [a for a in answers if a.kind == "taba" and _near(a.center, blurred, MERGE_SIDES * typical)
+             and edge_width(frame, a.center, typical) <= SHARP_EDGE_SIDES * typical]
+    return [r for r in kept if not (r.why == BLURRED and _near(r.center, sharp, MERGE_SIDES * typical))]
 
 
 def _said(d: Die | str) -> str:

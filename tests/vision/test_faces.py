@@ -331,6 +331,29 @@ def test_a_smooth_taba_boxed_small_is_judged_sharp_by_the_frames_die_side():
     assert kinds._sharp_tabas(NET, moved, [still], 70.4) == []
 
 
+def test_a_blurred_refusal_beside_a_sharp_taba_answer_goes_not_the_answer():
+    """A weak peak off a still taba's centre, which the d6 classifier calls
+    `blurred`, used to take the taba's answer with it (answers beside a
+    blurred refusal are dropped: rendered seed 959, a hoyo and a tripas).
+    Where the taba is read its outline is sharp: the refusal goes. A
+    smeared taba's refusal stays."""
+    from vision import kinds
+    from vision.types import Die
+
+    frame = cv2.imread(str(TABAS / "taba_4_00012.jpg"))
+    x, y = 296, 346  # a hoyo
+    box = ((x - 35, y - 35), (x + 35, y - 35), (x + 35, y + 35), (x - 35, y + 35))
+    hoyo = Die("taba", "hoyo", "bone", (x, y), 0.9, box)
+    weak = kinds.Rejection((x + 25, y + 20), "blurred", box)
+    stacked = kinds.Rejection((x + 20, y - 20), "stacked", box)
+    assert kinds._without_blur_beside_sharp_tabas(frame, [hoyo], [weak, stacked], 70.0) == [stacked]
+    smear = np.zeros((11, 11), np.float32)
+    smear[5, :] = 1 / 11
+    moved = frame.copy()
+    moved[y - 70 : y + 70, x - 70 : x + 70] = cv2.filter2D(frame[y - 70 : y + 70, x - 70 : x + 70], -1, smear)
+    assert kinds._without_blur_beside_sharp_tabas(moved, [hoyo], [weak, stacked], 70.0) == [weak, stacked]
+
+
 def test_the_scan_answers_no_d6_beside_a_die_seen_leaning(monkeypatch):
     """Rendered scene 203002 (as make_scenes.py --seed 203 draws it): two
     leaning d6 the d6 classifier refuses `cocked` and the lean network agrees.
