@@ -252,8 +252,9 @@ def match_parts(bank: Bank, grey_frame: np.ndarray, centres, parts) -> np.ndarra
     each = [slice(k * n, (k + 1) * n) for k in range(len(parts))]
     inv = np.concatenate([_spread(crops[k]) for k in each])  # (q, all shifts)
     # coarse: every exemplar at the coarse turns and shifts, in PCA space
-    qc = np.concatenate([(crops[k][:, _SHIFT_IDX[_COARSE]] @ bank.basis) * inv[k, _COARSE, None]
-                         for k in each])  # (q, S, K)
+    # (np.take: the same gather as crops[k][:, idx], dearer as a fancy index)
+    qc = np.concatenate([(np.take(crops[k], _SHIFT_IDX[_COARSE], axis=1) @ bank.basis)
+                         * inv[k, _COARSE, None] for k in each])  # (q, S, K)
     found = [_candidates(bank, rows, qc[k]) for k, (rows, _) in zip(each, parts, strict=True)]
     cand, turn, shift, classes = (np.concatenate([f[i] for f in found]) for i in range(4))
     looked = np.repeat([f[4] for f in found], n)  # classes looked at, per crop
@@ -299,7 +300,8 @@ def _exact(bank: Bank, crops: np.ndarray, inv: np.ndarray, cand, turn, shift, sc
     full pixels."""
     q, c = cand.shape
     turns = (turn[..., None] * COARSE_ROT + _SPREAD) % N_ROT  # (q, c, 3)
-    r = bank.rows[cand[..., None], turns].astype(np.float32, copy=False)
+    flat = bank.rows.reshape(-1, bank.rows.shape[-1])  # (M N_ROT, D): one take, not a fancy index
+    r = np.take(flat, (cand[..., None] * N_ROT + turns).ravel(), axis=0).astype(np.float32, copy=False)
     r = r.reshape(q, -1, r.shape[-1])  # (q, 3 c, D)
     near = _WINDOW[shift].reshape(q, -1)  # (q, c * W)
     # the shifts any candidate of a crop needs, once (ascending; padded with unneeded ones)
