@@ -691,12 +691,16 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
         return answers, refused
     reads = _read_at(net, frame, new, [typical] * len(new), game_kinds)
     # a numeral die is smaller than the frame's typical side (a d6's, from above): read again a
-    # little smaller, the surer read of the same face stands (only a d8, d10 or d10t face)
-    small = _read_at(net, frame, new, [SCAN_SMALL_SIDES * typical] * len(new), game_kinds)
-    reads = [b if (b.agree and int(b.probs.argmax()) == int(a.probs.argmax())
-                   and faces.CLASSES[int(b.probs.argmax())][0] in NUMERAL_KINDS
-                   and float(b.probs.max()) > float(a.probs.max())) else a
-             for a, b in zip(reads, small, strict=True)]
+    # little smaller, the surer read of the same face stands (only a d8, d10 or d10t face, so only
+    # those reads are read again: the network reads each crop of a batch as alone)
+    again = [i for i, a in enumerate(reads) if faces.CLASSES[int(a.probs.argmax())][0] in NUMERAL_KINDS]
+    small = _read_at(net, frame, [new[i] for i in again], [SCAN_SMALL_SIDES * typical] * len(again),
+                     game_kinds)
+    for i, b in zip(again, small, strict=True):
+        a = reads[i]
+        if (b.agree and int(b.probs.argmax()) == int(a.probs.argmax())
+                and float(b.probs.max()) > float(a.probs.max())):
+            reads[i] = b
     if taught is not None:
         taught.prepare(reads)
     cocked = [r for r in refused if r.why == COCKED]
