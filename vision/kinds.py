@@ -313,7 +313,7 @@ def name_colours(frame: np.ndarray, answers: list[Die], typical: float) -> list[
     todo = [i for i, a in enumerate(answers) if a.colour is None or (a.kind == "taba" and a.colour == "bone")]
     if not todo:
         return answers
-    tray = np.median(frame[::8, ::8].reshape(-1, 3), axis=0)
+    tray = median_u8(frame[::8, ::8].reshape(-1, 3))
     crops = die_crops(frame, [a.center for a in answers], [blob_side(a.outline, typical) for a in answers])
     light = frame_light(crops, tray)  # the frame's whites: white dice, white pips and numerals
     out = list(answers)
@@ -330,6 +330,18 @@ def name_colours(frame: np.ndarray, answers: list[Die], typical: float) -> list[
         if a.kind == "taba":
             name = name if name in PAINTED else "bone"
         out[i] = replace(a, colour=name)
+    return out
+
+
+def median_u8(px: np.ndarray) -> np.ndarray:
+    """np.median(px, axis=0) of uint8 pixels (N, C), the same float64 values,
+    by counting: the tray's 32400 pixels at a third of the time of a partition."""
+    n = len(px)
+    out = np.empty(px.shape[1])
+    for c in range(px.shape[1]):
+        below = np.cumsum(np.bincount(px[:, c], minlength=256))
+        out[c] = (np.searchsorted(below, (n - 1) // 2, side="right")
+                  + np.searchsorted(below, n // 2, side="right")) / 2
     return out
 
 

@@ -137,3 +137,14 @@ def test_a_tray_colour_still_names_as_before():
     assert colour.name_colour(np.array([236, 236, 232.]), np.array([200, 200, 200.])) == "white"
     assert colour.name_colour(np.array([38, 36, 186.]), np.array(FELTS["green"], float)) == "red"
     assert colour.name_colour(np.array([20, 20, 20.])) == "black"
+
+
+def test_the_counted_median_is_numpys():
+    from vision.kinds import median_u8
+
+    rng = np.random.default_rng(0)
+    for n in (1, 2, 3, 1400, 32400):
+        px = rng.integers(0, 256, (n, 3)).astype(np.uint8)
+        assert np.array_equal(median_u8(px), np.median(px, axis=0))
+    px = np.full((10, 3), 7, np.uint8)
+    assert np.array_equal(median_u8(px), np.median(px, axis=0))
