@@ -181,6 +181,18 @@ def _median_rows(px: np.ndarray) -> np.ndarray:
     return (p[:, :, (m - 1) // 2].astype(np.float64) + p[:, :, m // 2]) / 2
 
 
+def median_u8(px: np.ndarray) -> np.ndarray:
+    """np.median(px, axis=0) of uint8 pixels (N, C), the same float64 values,
+    by counting: a tray's ~30000 pixels at a third of the time of a partition."""
+    n = len(px)
+    out = np.empty(px.shape[1])
+    for c in range(px.shape[1]):
+        below = np.cumsum(np.bincount(px[:, c], minlength=256))
+        out[c] = (np.searchsorted(below, (n - 1) // 2, side="right")
+                  + np.searchsorted(below, n // 2, side="right")) / 2
+    return out
+
+
 def die_crops(frame_bgr: np.ndarray, centres: Sequence[tuple[float, float]], sides_px: Sequence[float],
               crop_sides: float = 1.5, out_px: int = 48) -> list[np.ndarray]:
     """Square crops `crop_sides` die sides wide centred on dice, `out_px`

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision import kinds, learned, numerals, segment
-from vision.colour import frame_light, name_colour
+from vision.colour import frame_light, median_u8, name_colour
 from vision.params import DEFAULT_PARAMS, Params
 from vision.pips import find_pips, read_face, refine_mask
 from vision.types import Die, Kind, Reading, Rejection
@@ -317,7 +317,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
         asked = set(ask)
     t2 = time.perf_counter()
-    tray_bgr = np.median(di.image[::2, ::2].reshape(-1, 3), axis=0)  # every 4th pixel: the same median, 5x faster
+    tray_bgr = median_u8(di.image[::2, ::2].reshape(-1, 3))  # every 4th pixel: the same median, 5x faster
     light = frame_light([cr for cr, p in zip(crops, probs, strict=True) if int(p.argmax()) < 6
                          and p.max() >= params.min_value_prob], tray_bgr, learned.CROP_SIDES)  # its whites
     tray_lab = tuple(float(v) for v in cv2.cvtColor(np.uint8([[tray_bgr]]), cv2.COLOR_BGR2Lab)[0, 0])

@@ -140,11 +140,9 @@ def test_a_tray_colour_still_names_as_before():
 
 
 def test_the_counted_median_is_numpys():
-    from vision.kinds import median_u8
-
     rng = np.random.default_rng(0)
     for n in (1, 2, 3, 1400, 32400):
         px = rng.integers(0, 256, (n, 3)).astype(np.uint8)
-        assert np.array_equal(median_u8(px), np.median(px, axis=0))
+        assert np.array_equal(colour.median_u8(px), np.median(px, axis=0))
     px = np.full((10, 3), 7, np.uint8)
-    assert np.array_equal(median_u8(px), np.median(px, axis=0))
+    assert np.array_equal(colour.median_u8(px), np.median(px, axis=0))
