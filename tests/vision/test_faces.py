@@ -286,6 +286,15 @@ def test_a_d10_seen_as_a_d8_is_read_as_the_d10_a_game_of_d10_throws():
     assert got == [("d10", 8)]
 
 
+def _smeared(frame: np.ndarray, x: int, y: int) -> np.ndarray:
+    """The frame with 140 px round (x, y) smeared 11 px sideways, as by a taba still sliding."""
+    smear = np.zeros((11, 11), np.float32)
+    smear[5, :] = 1 / 11
+    moved = frame.copy()
+    moved[y - 70 : y + 70, x - 70 : x + 70] = cv2.filter2D(frame[y - 70 : y + 70, x - 70 : x + 70], -1, smear)
+    return moved
+
+
 def test_a_smooth_taba_is_read_but_a_moving_one_stays_refused():
     """The d6 classifier calls a smooth painted taba `blurred` (no pips' fine
     detail): the network reads it as a taba and its outline is sharp, so it
@@ -302,11 +311,8 @@ def test_a_smooth_taba_is_read_but_a_moving_one_stays_refused():
     r = read_dice(frame)
     for c in hoyos:
         assert at(r, c) == ([("taba", "hoyo")], [])
-    smear = np.zeros((11, 11), np.float32)
-    smear[5, :] = 1 / 11
     for x, y in hoyos:
-        moved = frame.copy()
-        moved[y - 70 : y + 70, x - 70 : x + 70] = cv2.filter2D(frame[y - 70 : y + 70, x - 70 : x + 70], -1, smear)
+        moved = _smeared(frame, x, y)
         assert edge_width(moved, (x, y), 60) > 2 * edge_width(frame, (x, y), 60)
         answered, refused = at(read_dice(moved), (x, y))
         assert not answered and refused == ["blurred"]
@@ -324,10 +330,7 @@ def test_a_smooth_taba_boxed_small_is_judged_sharp_by_the_frames_die_side():
     box = ((x - 26, y - 26), (x + 26, y - 26), (x + 26, y + 26), (x - 26, y + 26))
     still = kinds.Rejection((x, y), "blurred", box)
     assert kinds._sharp_tabas(NET, frame, [still], 70.4) == [still]
-    smear = np.zeros((11, 11), np.float32)
-    smear[5, :] = 1 / 11
-    moved = frame.copy()
-    moved[y - 70 : y + 70, x - 70 : x + 70] = cv2.filter2D(frame[y - 70 : y + 70, x - 70 : x + 70], -1, smear)
+    moved = _smeared(frame, x, y)
     assert kinds._sharp_tabas(NET, moved, [still], 70.4) == []
 
 
@@ -347,10 +350,7 @@ def test_a_blurred_refusal_beside_a_sharp_taba_answer_goes_not_the_answer():
     weak = kinds.Rejection((x + 25, y + 20), "blurred", box)
     stacked = kinds.Rejection((x + 20, y - 20), "stacked", box)
     assert kinds._without_blur_beside_sharp_tabas(frame, [hoyo], [weak, stacked], 70.0) == [stacked]
-    smear = np.zeros((11, 11), np.float32)
-    smear[5, :] = 1 / 11
-    moved = frame.copy()
-    moved[y - 70 : y + 70, x - 70 : x + 70] = cv2.filter2D(frame[y - 70 : y + 70, x - 70 : x + 70], -1, smear)
+    moved = _smeared(frame, x, y)
     assert kinds._without_blur_beside_sharp_tabas(moved, [hoyo], [weak, stacked], 70.0) == [weak, stacked]
 
 
