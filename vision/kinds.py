@@ -51,8 +51,9 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from vision import faces, learned, templates
+from vision import faces, learned, segment, templates
 from vision.colour import die_crops, frame_light, median_u8, name_colour
+from vision.params import DEFAULT_PARAMS
 from vision.profile import Profile
 from vision.types import NUMERAL_KINDS, Die, Rejection
 
@@ -102,6 +103,19 @@ SCAN_SMALL_SIDES = 0.85  # a scan peak is also read at this share of the typical
 SCAN_LEAN_P = 0.9  # the scan answers no d6 the lean network gives this much, on its own crop or on a
 # `cocked` refusal beside it (the refusal's: rendered seed 203, faces_w3: at 0.5, 0.9, 0.97 the unreadable dice answered go from 103 to 70,
 # 72, 73 of 243, and 9, 8, 7 readable ones of 1071 are lost; rendered fonts seed 944: 2, 2, 0 of 267)
+# tabas touching: the detector saw one thing where two bones lie, or none. In a frame where a taba
+# is answered, the middles of what is not tray (maxima of the foreground's distance transform, on a
+# thumbnail where the typical side is BONE_SEG_PX) that lie BONE_FREE_SIDES from every answer and
+# refusal are scanned too, even beside an answer; a taba the scan finds there needs SCAN_TABA_APART
+# from every answer (two ends of one long carnero bone read as two: 0.6-0.63 sides apart; bones
+# side by side 0.65-0.7, their scan peaks further). Rendered tabas taught on the fixtures (Pfix):
+# taba_tune2 98.31 -> 98.59 %, taba_m953 97.73 -> 99.09 %, taba_t961 96.15 -> 96.63 %, one extra
+# answer fewer; taba_f957 (never looked at) 95.61 % the same. Cost ~5-8 ms a frame of tabas.
+BONE_SEG_PX = 12.0
+BONE_MIN_HALF = 0.3  # a place is this many typical sides from the tray's colour (0.2: the same, slower)
+BONE_PEAK_SIDES = 0.3  # ... the greatest within this window (0.6 merged two bones side by side)
+BONE_FREE_SIDES = 0.45  # ... and this far from every answer and refusal, and from another place
+SCAN_TABA_APART = 0.7
 TABA_AGREE_P = 0.6  # a taught taba's exemplars and the network's own best face agree: the network's
 TABA_AGREE_P_SCAN = 0.75  # P of it, at least (MIN_P and MIN_P_SCAN less 0.1: two reads agree)
 UNSURE_MIN_P = 0.5  # a taba read this sure (both views agreeing, < MIN_P) is read at two more turns
@@ -226,8 +240,12 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
                 flat_cands.append((refused[-1], d))  # answered below if the lean network sees it lie flat
     flat = _lying_flat(frame, flat_cands, typical)
     if profile is not None or any(a.kind != "d6" for a in answers):
+        if any(a.kind == "taba" for a in answers):
+            bones = _bone_places(frame, typical, answers, refused + kept)
+        else:
+            bones = []
         answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds,
-                                        places, pairs=pairs)
+                                        places, pairs=pairs, bones=bones)
     elif (pairs or any(r.why in D6_SCAN_WHY for r in refused)) and (game_kinds is None or "d6" in game_kinds):
         # a frame of d6: the scan answers d6 only (a numeral die the reads above left unsure
         # is not answered from a window beside it: a d10's 6 read as a 9 on font_tune)
@@ -631,7 +649,7 @@ def image_side(sides) -> float | None:
 
 
 def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=None, game_kinds=None,
-                 places=(), whys=None, pairs=()):
+                 places=(), whys=None, pairs=(), bones=()):
     """Dice the first look missed. Around each place worth a second look (a
     blob refused for another reason than unreadable or leaning, a weak detector peak)
     that no answer covers, the network runs densely over a small window
@@ -652,6 +670,9 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     for c, beside_answers in candidates:
         if ((beside_answers or not _near(c, answers, MERGE_SIDES * typical))
                 and not _near_pts(c, spots, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h):
+            spots.append(c)
+    for c in bones:
+        if not _near_pts(c, spots, BONE_FREE_SIDES * typical):
             spots.append(c)
     if not spots:
         return answers, refused
@@ -675,13 +696,14 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
             corners.append((x0 + dx * reach / side, y0 + dy * reach / side, reach / side))
     die_p = 1.0 - net.dense_many(windows)[..., 0]  # (N, cells, cells)
     new, strength = [], {}
+    bone_answers = [a for a in answers if a.kind == "taba"]
     for (x0, y0, px), dp in zip(corners, die_p, strict=True):
         peak = (dp >= PEAK_MIN_P) & (dp >= cv2.dilate(dp, np.ones((3, 3), np.uint8)))
         for i, j in zip(*np.nonzero(peak), strict=True):
             # cell (i, j) is the crop whose top-left is (j, i) * stride in the window
             c = (x0 + (j * faces.STRIDE_PX + faces.CROP_PX / 2) * px,
                  y0 + (i * faces.STRIDE_PX + faces.CROP_PX / 2) * px)
-            if not _near(c, answers, MERGE_SIDES * typical):
+            if not _near(c, answers, MERGE_SIDES * typical) and not _near(c, bone_answers, SCAN_TABA_APART * typical):
                 new.append(c)
                 strength[c] = float(dp[i, j])
     if taught is not None:  # the strongest few peaks only (matching costs time)
@@ -718,6 +740,8 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
         if (isinstance(d, Die) and d.kind == "d6" and d.confidence < SCAN_COCKED_MIN_P
                 and _near(rd.centre, cocked, typical)):
             continue
+        if isinstance(d, Die) and d.kind == "taba" and _near(rd.centre, answers + found, SCAN_TABA_APART * typical):
+            continue  # the other end of a long bone answered already
         if isinstance(d, Die):
             if game_kinds is None or d.kind in game_kinds:
                 found.append(d)
@@ -728,6 +752,36 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     lean = lean_p(frame, [d.center for d in sixes], [typical] * len(sixes))
     leaning_d6 = set() if lean is None else {id(d) for d, p in zip(sixes, lean, strict=True) if p >= SCAN_LEAN_P}
     return answers + [d for d in found if id(d) not in leaning_d6], refused
+
+
+def _bone_places(frame: np.ndarray, typical: float, answers: list[Die],
+                 refused: list[Rejection]) -> list[tuple[float, float]]:
+    """Where a taba may lie that nothing answered or refused accounts for:
+    the middles of what is unlike the tray around it (each pixel against a
+    wide median of the thumbnail, as the classical reader's segmentation
+    compares; vision.segment), at least BONE_MIN_HALF sides from the tray,
+    BONE_FREE_SIDES from every answer, refusal and other place."""
+    k = min(1.0, BONE_SEG_PX / typical)
+    n = max(1, int(0.5 / k))  # area resizing by a whole factor first (several times faster), then the rest
+    small = cv2.resize(frame, None, fx=1 / n, fy=1 / n, interpolation=cv2.INTER_AREA) if n > 1 else frame
+    small = cv2.resize(small, None, fx=k * n, fy=k * n, interpolation=cv2.INTER_AREA) if k < 1 else frame
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    local = segment.local_background(lab, DEFAULT_PARAMS)
+    # the tray's spread: its pixels' distance to the median around them (the frame is mostly tray)
+    spread = np.median(cv2.absdiff(lab, local)[::2, ::2].reshape(-1, 3), axis=0)
+    bg = segment.Background(lab=(0.0, 0.0, 0.0), sigma=tuple(float(v) for v in
+                            np.maximum(1.4826 * spread, DEFAULT_PARAMS.bg_min_sigma)), bgr=(0.0, 0.0, 0.0))
+    fg = segment.foreground_mask(lab, bg, DEFAULT_PARAMS, local)
+    dt = cv2.distanceTransform((fg > 0).astype(np.uint8), cv2.DIST_L2, 3)
+    r = max(3, int(round(BONE_PEAK_SIDES * typical * k)) | 1)
+    peak = (dt >= BONE_MIN_HALF * typical * k) & (dt >= cv2.dilate(dt, np.ones((r, r), np.uint8)))
+    seen = [d.center for d in answers] + [q.center for q in refused]
+    out: list[tuple[float, float]] = []
+    for x, y in zip(*np.nonzero(peak)[::-1], strict=True):
+        c = ((x + 0.5) / k - 0.5, (y + 0.5) / k - 0.5)
+        if not _near_pts(c, seen + out, BONE_FREE_SIDES * typical):
+            out.append(c)
+    return out
 
 
 # ----------------------------------------------------------------------------- helpers
