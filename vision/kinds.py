@@ -106,13 +106,15 @@ SCAN_LEAN_P = 0.9  # the scan answers no d6 the lean network gives this much, on
 # tabas touching: the detector saw one thing where two bones lie, or none. In a frame where a taba
 # is answered, the middles of what is not tray (maxima of the foreground's distance transform, on a
 # thumbnail where the typical side is BONE_SEG_PX) that lie BONE_FREE_SIDES from every answer and
-# refusal are scanned too, even beside an answer; a taba the scan finds there needs SCAN_TABA_APART
-# from every answer (two ends of one long carnero bone read as two: 0.6-0.63 sides apart; bones
-# side by side 0.65-0.7, their scan peaks further). Rendered tabas taught on the fixtures (Pfix):
-# taba_tune2 98.31 -> 98.59 %, taba_m953 97.73 -> 99.09 %, taba_t961 96.15 -> 96.63 %, one extra
-# answer fewer; taba_f957 (never looked at) 95.61 % the same. Cost ~5-8 ms a frame of tabas.
+# refusal are scanned too, even beside an answer; no scan peak within SCAN_TABA_APART of an answered
+# taba is read, nor a taba the scan finds answered there (two ends of one long carnero bone read as
+# two: 0.6-0.63 sides apart; bones side by side 0.65-0.7, their scan peaks further). Rendered tabas
+# taught on the fixtures (Pfix): taba_tune2 98.31 -> 98.87 %, taba_m953 97.73 -> 99.09 %, taba_t961
+# 96.15 -> 96.63 %; taba_f957 (never looked at) 95.61 % the same, untaught 93.17 -> 92.68 % (one
+# wrong, one extra more); docs/teaching.md, thirty-fifth session. Cost: the places ~2.9 ms a
+# 1000x750 frame, with the scan's windows ~1.5 ms a taba (taba_m953 taught, median 18.3 -> 23.7 ms).
 BONE_SEG_PX = 12.0
-BONE_MIN_HALF = 0.3  # a place is this many typical sides from the tray's colour (0.2: the same, slower)
+BONE_MIN_HALF = 0.3  # a place lies this many typical sides inside what is not tray (0.2: the same, slower)
 BONE_PEAK_SIDES = 0.3  # ... the greatest within this window (0.6 merged two bones side by side)
 BONE_FREE_SIDES = 0.45  # ... and this far from every answer and refusal, and from another place
 SCAN_TABA_APART = 0.7
