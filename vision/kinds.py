@@ -242,10 +242,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
                 flat_cands.append((refused[-1], d))  # answered below if the lean network sees it lie flat
     flat = _lying_flat(frame, flat_cands, typical)
     if profile is not None or any(a.kind != "d6" for a in answers):
-        if any(a.kind == "taba" for a in answers):
-            bones = _bone_places(frame, typical, answers, refused + kept)
-        else:
-            bones = []
+        bones = (_bone_places(frame, typical, answers, refused + kept)
+                 if any(a.kind == "taba" for a in answers) else [])
         answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds,
                                         places, pairs=pairs, bones=bones)
     elif (pairs or any(r.why in D6_SCAN_WHY for r in refused)) and (game_kinds is None or "d6" in game_kinds):
@@ -771,9 +769,10 @@ def _bone_places(frame: np.ndarray, typical: float, answers: list[Die],
     local = segment.local_background(lab, DEFAULT_PARAMS)
     # the tray's spread: its pixels' distance to the median around them (the frame is mostly tray)
     spread = np.median(cv2.absdiff(lab, local)[::2, ::2].reshape(-1, 3), axis=0)
-    bg = segment.Background(lab=(0.0, 0.0, 0.0), sigma=tuple(float(v) for v in
-                            np.maximum(1.4826 * spread, DEFAULT_PARAMS.bg_min_sigma)), bgr=(0.0, 0.0, 0.0))
-    fg = segment.foreground_mask(lab, bg, DEFAULT_PARAMS, local)
+    sigma = tuple(float(v) for v in np.maximum(1.4826 * spread, DEFAULT_PARAMS.bg_min_sigma))
+    # against `local`, foreground_mask takes only the spread of the Background (no whole-frame colour)
+    fg = segment.foreground_mask(lab, segment.Background(lab=(0.0,) * 3, sigma=sigma, bgr=(0.0,) * 3),
+                                 DEFAULT_PARAMS, local)
     dt = cv2.distanceTransform((fg > 0).astype(np.uint8), cv2.DIST_L2, 3)
     r = max(3, int(round(BONE_PEAK_SIDES * typical * k)) | 1)
     peak = (dt >= BONE_MIN_HALF * typical * k) & (dt >= cv2.dilate(dt, np.ones((r, r), np.uint8)))
