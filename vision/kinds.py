@@ -788,6 +788,20 @@ def _bone_places(frame: np.ndarray, typical: float, answers: list[Die],
 # ----------------------------------------------------------------------------- helpers
 
 
+def one_refusal_each(rejected: Sequence[Rejection], typical: float) -> list[Rejection]:
+    """The refusals, one for each thing refused for one reason: of those of
+    the same reason closer than MERGE_SIDES die sides, the first stands. The
+    scan reads several peaks on one bone on its end or one die leaning, and
+    refuses each: a user should see one refusal there, not five. Refusals of
+    two reasons both stand (a blob the d6 reader saw blurred beside where the
+    scan found a bone unreadable: which one is right is not known here)."""
+    kept: list[Rejection] = []
+    for r in rejected:
+        if not _near(r.center, [k for k in kept if k.why == r.why], MERGE_SIDES * typical):
+            kept.append(r)
+    return kept
+
+
 def _lying_flat(frame: np.ndarray, cands: list[tuple[Rejection, Die]], typical: float) -> list[Die]:
     """Untaught: of the d6 classifier's `cocked` refusals that the network
     reads as a d6 face (both views alike, P >= MIN_P), paired with that read,

@@ -389,7 +389,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             dice = kinds.name_colours(frame, dice, die_side or med)
     dice = _without_side_faces(dice, med, params)
     dice, big_leaning = _big_leaning(frame, dice, med, params)
-    rejected += big_leaning
+    rejected = kinds.one_refusal_each(rejected + big_leaning, die_side or med)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
