@@ -31,7 +31,10 @@ Where the first look found no die (a refusal, a weak detector peak), the
 network looks again densely over a small window around it (`_add_scanned`)
 when a profile is given or when the frame shows dice other than d6; it
 answers no d6 beside a die the d6 classifier refused `cocked` and its lean
-network thinks leans (a leaning die's top face reads as well as a flat one's).
+network thinks leans (a leaning die's top face reads as well as a flat one's),
+and, taught, no d6 beside a refusal of TAUGHT_D6_DOUBT that the network does not
+read itself (as the first look answers none there: a tray's grey button matched a
+taught dark d6's 2 on the exemplars alone).
 A pip reader's d6 answer stands unless
 the network is sure the die is another kind (a d8's 8 is not a d6's 1) or a
 profile's vote reads it otherwise. Where the d6 classifier saw no die at all
@@ -189,9 +192,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         sus = [d for d in dice if d.kind == "d6" and d.value in SUSPECT_D6_VALUES
                and d.confidence < PIPS_SURE]
         probs, _ = net.forward([faces.crop(frame, d.center, _side(d, typical)) for d in sus])
-        kp = faces.kind_probs(probs) if len(sus) else {}
-        other = {id(d): sum(float(kp[k][i]) for k in faces.KINDS if k != "d6")
-                 for i, d in enumerate(sus)}
+        other = dict(zip((id(d) for d in sus), _not_d6_p(probs) if len(sus) else (), strict=True))
         answers = [d for d in dice if other.get(id(d), 0.0) < NOT_D6_MIN_P]
         items = [d for d in dice if other.get(id(d), 0.0) >= NOT_D6_MIN_P] + items[len(dice):]
     sides = [_side(it, typical) for it in items]
@@ -727,6 +728,7 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
         taught.prepare(reads)
     cocked = [r for r in refused if r.why == COCKED]
     leaning = _leaning(frame, cocked, typical)
+    doubted = [r for r in refused if r.why in TAUGHT_D6_DOUBT]  # the d6 reader saw no die there it could read
     answers = list(answers)
     found: list[Die] = []
     for rd in reads:
@@ -740,6 +742,9 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
         if (isinstance(d, Die) and d.kind == "d6" and d.confidence < SCAN_COCKED_MIN_P
                 and _near(rd.centre, cocked, typical)):
             continue
+        if (taught is not None and isinstance(d, Die) and d.kind == "d6" and _near(rd.centre, doubted, typical)
+                and not _net_reads(rd, d)):
+            continue  # as where the first look reads a taught d6 there: the exemplars alone do not answer
         if isinstance(d, Die) and d.kind == "taba" and _near(rd.centre, answers + found, SCAN_TABA_APART * typical):
             continue  # the other end of a long bone answered already
         if isinstance(d, Die):
@@ -855,10 +860,23 @@ def _typical_side(frame, items, profile: Profile | None) -> float | None:
 def _pips_stand(d: Die, rd: _Read, profile: Profile) -> bool:
     """With a profile, a pip answer the network did not confirm stands when the
     profile taught that face and, for a value a numeral can fake, the network
-    at least calls the die a d6."""
+    at least calls the die a d6 when the set has dice of other kinds (a d10's
+    8 reads as two pips); of a set of d6 only, when the network is not sure
+    the die is of another kind (P < NOT_D6_MIN_P, as without a profile: it
+    reads some real 1s and 2s as a taba or a d10 at 0.5-0.8)."""
     if (d.kind, d.value) not in profile.classes:
         return False
-    return d.value not in SUSPECT_D6_VALUES or float(faces.kind_probs(rd.probs[None])["d6"][0]) >= 0.5
+    if d.value not in SUSPECT_D6_VALUES:
+        return True
+    if any(k != "d6" for k in profile.kinds):
+        return float(faces.kind_probs(rd.probs[None])["d6"][0]) >= 0.5
+    return _not_d6_p(rd.probs[None])[0] < NOT_D6_MIN_P
+
+
+def _not_d6_p(probs: np.ndarray) -> np.ndarray:
+    """The network's P(a die of another kind than d6) of each read, (N,)."""
+    kp = faces.kind_probs(probs)
+    return np.sum([kp[k] for k in faces.KINDS if k != "d6"], axis=0)
 
 
 def _clamp(side: float, typical: float) -> float:

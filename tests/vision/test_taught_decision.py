@@ -186,3 +186,37 @@ def test_exemplars_tied_on_two_kinds_need_the_network_sure_of_the_kind(monkeypat
     assert t._exemplars(_split(("d8", 6), 0.58, ("d10", 6), 0.41), BOX, kinds.TAUGHT_MARGIN) == kinds.NOT_READ
     d = t._exemplars(_split(("d8", 6), 0.9, ("d10", 6), 0.09), BOX, kinds.TAUGHT_MARGIN)
     assert isinstance(d, Die) and (d.kind, d.value) == ("d8", 6)
+
+
+D6_TAUGHT = SimpleNamespace(kinds=("d6",), classes=[("d6", v) for v in range(1, 7)])
+MIXED_TAUGHT = SimpleNamespace(kinds=("d6", "d10"), classes=D6_TAUGHT.classes + [("d10", v) for v in range(10)])
+
+
+def _doubting(kind_value, p):
+    """A read that gives another kind's face `p` and a d6's 1 the rest."""
+    return _split(("d6", 1), 0.99 - p, kind_value, p)
+
+
+def test_a_taught_pip_one_stands_when_the_network_only_doubts_the_kind():
+    """The network reads some real 1s and 2s as a taba or a d10 at 0.5-0.8
+    (nell-byler's dice): the pip answer stands, as it does untaught."""
+    pip = _die("d6", 1, confidence=0.94)
+    assert kinds._pips_stand(pip, _doubting(("taba", "hoyo"), 0.6), D6_TAUGHT)
+    assert kinds._pips_stand(pip, _doubting(("d10", 1), 0.75), D6_TAUGHT)
+
+
+def test_a_taught_pip_one_the_network_is_sure_is_a_numeral_is_refused():
+    """A d8's 1 looks like one pip: the network sure of the d8 refuses it."""
+    assert not kinds._pips_stand(_die("d6", 1), _doubting(("d8", 1), 0.95), D6_TAUGHT)
+
+
+def test_a_pip_two_of_a_set_with_numeral_dice_needs_the_network_to_call_it_a_d6():
+    """Taught a set of d6 and d10, a d10's 8 reads as two pips: the pip
+    answer stands only when the network gives the kind d6 P >= 0.5."""
+    assert not kinds._pips_stand(_die("d6", 2), _doubting(("d10", 8), 0.6), MIXED_TAUGHT)
+    assert kinds._pips_stand(_die("d6", 2), _split(("d6", 2), 0.6, ("d10", 8), 0.39), MIXED_TAUGHT)
+
+
+def test_a_pip_face_the_profile_never_taught_is_refused():
+    profile = SimpleNamespace(kinds=("d6",), classes=[("d6", v) for v in range(2, 7)])
+    assert not kinds._pips_stand(_die("d6", 1), _read(("d6", 1)), profile)
