@@ -87,8 +87,9 @@ def nell_profile():
 def test_a_white_trays_round_buttons_are_no_taught_dice(nell_profile, name, centre, value):
     """Taught the set, the station reads no die on the tray's two round grey
     buttons (a dark disc on white, as a taught dark die looks to the
-    exemplars: each was answered a 2 in 66 of 80 training-side photos), and
-    a pip answer of a 1 or a 2 the network doubts stands, as it does untaught.
+    exemplars: answered as a 2), and a pip answer of a 1 or a 2 the network
+    doubts stands, as it does untaught (before, 66 of 80 training-side photos
+    showed a die on a button or such a 1 or 2 refused).
     Every answer is a labelled die, at its value."""
     photo = next(s for s in load_dataset(NELL, []) if s.image.stem == name)
     r = read_dice(cv2.imread(str(photo.image)), nell_profile)
