@@ -121,6 +121,25 @@ class Params:
     # shows its sides too, a stacked one lies nearer the camera (rendered tuning scenes: 9 of 11
     # such leaning or stacked dice answered; of the 47 readable ones of every tuning set, the
     # most leaning 0.64)
+    foreshortened_aniso: float = 0.87  # a 4 or 5 whose pip layout is squashed below this (short
+    # over long axis of its affine fit) ...
+    foreshortened_pips: float = 0.90  # ... and whose pips are ellipses narrower than this (median
+    # minor over major axis) is refused cocked: its top face is seen at a slant ...
+    foreshortened_pips_3: float = 0.80  # a 3 (its layout is a line: no squash to see) whose pips
+    # are ellipses narrower than this ...
+    pips_aligned: float = 0.9  # ... all long the same way (mean resultant length of their long
+    # axes' doubled angles: 1 all parallel; two or three round pips' noise points anywhere) is too
+    lean_on_sides: float = 1.6  # ... looked at only where a die can lean: another die or refusal
+    # this many frame die sides away (centres), ...
+    lean_wall_sides: float = 2.0  # ... or the frame's edge (a tray's wall) this near (a die on bare
+    # felt lies flat; the 2 MP 20-dice benchmark read 20 -> 52 ms looking at every die)
+    top_down_near: int = 8  # the frame's look from above: the die and its this many nearest d6 ...
+    top_down_pips: float = 0.93  # ... in a frame seen from above: the median pip of its d6 at least
+    # this round (oblique photos squash every face; there flat dice look so) ...
+    top_down_min_dice: int = 3  # ... over at least this many d6 (the training sides of the four
+    # real d6 sets and rendered seeds 7300 and 7310: 9 of the 64 cocked dice answered caught, 2
+    # of ~3,300 readable lost; a 1 or 2 tells too little, and a 6's two columns stand apart
+    # differently on every make of die)
     pair_sides: float = 1.3  # a peak this many times the frame's die side may be two dice touching
     # (rendered seed 203 at 1.2, 1.3, 1.45, 1.6: 1017, 1015, 1012, 1009 right, unreadable answered 71, 69, 67, 65)
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...

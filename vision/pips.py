@@ -37,7 +37,7 @@ class Pip:
     center: tuple[float, float]  # crop pixels
     area: float
     axis_ratio: float  # minor / major axis of the fitted ellipse
-    angle_deg: float
+    angle_deg: float  # of the long axis, 0-180, crop pixels
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,8 @@ def find_pips(
         m = cv2.moments(c)
         if m["m00"] > 0:
             cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-        pips.append(Pip((float(cx), float(cy)), float(a), float(ratio), float(ang)))
+        long_deg = ang if ax1 >= ax2 else ang + 90  # fitEllipse's angle is its first axis'
+        pips.append(Pip((float(cx), float(cy)), float(a), float(ratio), float(long_deg % 180)))
     return pips, PipField(dist, thr)
 
 

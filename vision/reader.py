@@ -17,7 +17,7 @@ import numpy as np
 from vision import kinds, learned, numerals, segment
 from vision.colour import frame_light, median_u8, name_colour
 from vision.params import DEFAULT_PARAMS, Params
-from vision.pips import find_pips, read_face, refine_mask
+from vision.pips import FaceRead, find_pips, fit_layout, read_face, refine_mask
 from vision.types import Die, Kind, Reading, Rejection
 
 # reasons a die is refused (Rejection.why)
@@ -389,7 +389,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             dice = kinds.name_colours(frame, dice, die_side or med)
     dice = _without_side_faces(dice, med, params)
     dice, big_leaning = _big_leaning(frame, dice, med, params)
-    rejected = kinds.one_refusal_each(rejected + big_leaning, die_side or med)
+    dice, slanted = _foreshortened(frame, dice, rejected, die_side or med, tray_lab, params)
+    rejected = kinds.one_refusal_each(rejected + big_leaning + slanted, die_side or med)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
@@ -850,11 +851,90 @@ def found_side(found: list[learned.Found], params: Params = DEFAULT_PARAMS) -> f
     return float(np.median(ref)) if ref else 1.0
 
 
+def _foreshortened(frame: np.ndarray, dice: list[Die], rejected: list[Rejection], frame_side: float,
+                   tray_lab: tuple[float, float, float],
+                   params: Params = DEFAULT_PARAMS) -> tuple[list[Die], list[Rejection]]:
+    """The answers, but a d6 3, 4 or 5 whose top face is seen at a slant in
+    a frame seen from above is refused cocked. From above, a flat die's pips
+    are round and its 4 or 5 a square; a die leaning 24-42 degrees on another
+    or on the tray's wall squashes both along its lean (by its cosine), and
+    the networks still read its value. A 3 shows it by its pips alone: all
+    squashed the same way. Only a die with something to lean on is looked
+    at: another die beside it, or the frame's edge (a tray's wall). In a
+    photo taken at a slant every flat die is squashed so: the median pip of
+    the die and its nearest d6 tells."""
+    d6 = [d for d in dice if d.kind == "d6"]
+    if len(d6) < params.top_down_min_dice:
+        return dice, []
+    h, w = frame.shape[:2]
+    xy = np.array([d.center for d in dice] + [r.center for r in rejected], np.float64)
+    wall = params.lean_wall_sides * frame_side
+
+    def leans_on_something(d: Die) -> bool:
+        x, y = d.center
+        if min(x, y, w - 1 - x, h - 1 - y) < wall:
+            return True
+        dist = np.hypot(xy[:, 0] - x, xy[:, 1] - y)
+        return bool(((dist > 1e-6) & (dist < params.lean_on_sides * frame_side)).any())
+
+    slanted = []
+    for d in d6:
+        if d.value not in (3, 4, 5) or not leans_on_something(d):
+            continue
+        f = pip_face(frame, d.center, frame_side, tray_lab, params)
+        why = _squashed(f, d.value, params)
+        if why and _seen_from_above(frame, d, f, d6, frame_side, tray_lab, params):
+            slanted.append((d, why))
+    gone = {id(d) for d, _ in slanted}
+    return [d for d in dice if id(d) not in gone], [
+        Rejection(d.center, COCKED, d.outline, f"top face squashed: {why}", leans=True) for d, why in slanted]
+
+
+def _squashed(f: FaceRead, value: int, params: Params = DEFAULT_PARAMS) -> str:
+    """Why the classical reader's face `f` of a die answered `value` looks
+    seen at a slant, or ''."""
+    if f.value != value or not f.pips:
+        return ""
+    r = float(np.median([p.axis_ratio for p in f.pips]))
+    if value in (4, 5) and r < params.foreshortened_pips:
+        aniso = fit_layout(np.array([p.center for p in f.pips]), len(f.pips))[2]
+        if aniso < params.foreshortened_aniso:
+            return f"layout {aniso:.2f}, pips {r:.2f}"
+    elif value == 3 and r < params.foreshortened_pips_3:
+        turns = np.exp(2j * np.deg2rad([p.angle_deg for p in f.pips]))
+        if abs(turns.mean()) >= params.pips_aligned:
+            return f"pips {r:.2f}, all long the same way"
+    return ""
+
+
+def _seen_from_above(frame: np.ndarray, die: Die, face: FaceRead, d6: list[Die], frame_side: float,
+                     tray_lab: tuple[float, float, float], params: Params = DEFAULT_PARAMS) -> bool:
+    """Whether the median pip of `die` and its nearest d6 (at most
+    `top_down_near`, at least `top_down_min_dice` read in all) is as round as
+    from above."""
+    near = sorted((d for d in d6 if d is not die),
+                  key=lambda d: np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1]))
+    faces = [face] + [pip_face(frame, d.center, frame_side, tray_lab, params)
+                      for d in near[:params.top_down_near]]
+    round_ = [float(np.median([p.axis_ratio for p in f.pips])) for f in faces if f.value and f.pips]
+    return len(round_) >= params.top_down_min_dice and float(np.median(round_)) >= params.top_down_pips
+
+
 def pip_count(frame: np.ndarray, centre: tuple[float, float], side_px: float,
               tray_lab: tuple[float, float, float], params: Params = DEFAULT_PARAMS) -> int | None:
     """The classical reader's value for one die found by the detector: the
     die's region grown from a disc at its centre, its pips, the layout fit.
     None when it can't tell."""
+    face = pip_face(frame, centre, side_px, tray_lab, params)
+    if face.value is None or face.confidence < params.min_confidence:
+        return None
+    return int(face.value)
+
+
+def pip_face(frame: np.ndarray, centre: tuple[float, float], side_px: float,
+             tray_lab: tuple[float, float, float], params: Params = DEFAULT_PARAMS) -> FaceRead:
+    """The classical reader's face (value and pips, crop pixels) of one die
+    found by the detector."""
     c = params.crop_side_px
     crop = learned.crop_die(frame, centre, side_px, out_px=c, sides=1 + 2 * params.crop_margin)
     die_px = c / (1 + 2 * params.crop_margin)
@@ -867,10 +947,7 @@ def pip_count(frame: np.ndarray, centre: tuple[float, float], side_px: float,
     pips, field = find_pips(crop, mask, face_side, params)
     mom = cv2.moments(mask, binaryImage=True)
     fc = (mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]) if mom["m00"] else (c / 2, c / 2)
-    face = read_face(pips, field, face_side, fc, params)
-    if face.value is None or face.confidence < params.min_confidence:
-        return None
-    return int(face.value)
+    return read_face(pips, field, face_side, fc, params)
 
 
 def _centre_bgr(crop: np.ndarray) -> np.ndarray:
