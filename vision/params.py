@@ -137,9 +137,10 @@ class Params:
     top_down_pips: float = 0.93  # ... in a frame seen from above: the median pip of its d6 at least
     # this round (oblique photos squash every face; there flat dice look so) ...
     top_down_min_dice: int = 3  # ... over at least this many d6 (the training sides of the four
-    # real d6 sets and rendered seeds 7300 and 7310: 9 of the 64 cocked dice answered caught, 2
-    # of ~3,300 readable lost; a 1 or 2 tells too little, and a 6's two columns stand apart
-    # differently on every make of die)
+    # real d6 sets and rendered seeds 7300 and 7310: cocked or stacked dice answered 79 -> 72,
+    # readable right the same; of ~3,300 readable dice of the real training sides at most 2
+    # lost; a 1 or 2 tells too little, and a 6's two columns stand apart differently on every
+    # make of die)
     pair_sides: float = 1.3  # a peak this many times the frame's die side may be two dice touching
     # (rendered seed 203 at 1.2, 1.3, 1.45, 1.6: 1017, 1015, 1012, 1009 right, unreadable answered 71, 69, 67, 65)
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...
