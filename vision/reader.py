@@ -877,13 +877,19 @@ def _foreshortened(frame: np.ndarray, dice: list[Die], rejected: list[Rejection]
         dist = np.hypot(xy[:, 0] - x, xy[:, 1] - y)
         return bool(((dist > 1e-6) & (dist < params.lean_on_sides * frame_side)).any())
 
+    faces: dict[int, FaceRead] = {}  # a die's classical face, read once (a neighbour of two, or flagged)
+
+    def face(d: Die) -> FaceRead:
+        if id(d) not in faces:
+            faces[id(d)] = pip_face(frame, d.center, frame_side, tray_lab, params)
+        return faces[id(d)]
+
     slanted = []
     for d in d6:
         if d.value not in (3, 4, 5) or not leans_on_something(d):
             continue
-        f = pip_face(frame, d.center, frame_side, tray_lab, params)
-        why = _squashed(f, d.value, params)
-        if why and _seen_from_above(frame, d, f, d6, frame_side, tray_lab, params):
+        why = _squashed(face(d), d.value, params)
+        if why and _seen_from_above(d, d6, face, params):
             slanted.append((d, why))
     gone = {id(d) for d, _ in slanted}
     return [d for d in dice if id(d) not in gone], [
@@ -907,15 +913,13 @@ def _squashed(f: FaceRead, value: int, params: Params = DEFAULT_PARAMS) -> str:
     return ""
 
 
-def _seen_from_above(frame: np.ndarray, die: Die, face: FaceRead, d6: list[Die], frame_side: float,
-                     tray_lab: tuple[float, float, float], params: Params = DEFAULT_PARAMS) -> bool:
+def _seen_from_above(die: Die, d6: list[Die], face, params: Params = DEFAULT_PARAMS) -> bool:
     """Whether the median pip of `die` and its nearest d6 (at most
-    `top_down_near`, at least `top_down_min_dice` read in all) is as round as
-    from above."""
+    `top_down_near`, at least `top_down_min_dice` read in all; `face(d)` is a
+    die's classical face) is as round as from above."""
     near = sorted((d for d in d6 if d is not die),
                   key=lambda d: np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1]))
-    faces = [face] + [pip_face(frame, d.center, frame_side, tray_lab, params)
-                      for d in near[:params.top_down_near]]
+    faces = [face(d) for d in [die] + near[:params.top_down_near]]
     round_ = [float(np.median([p.axis_ratio for p in f.pips])) for f in faces if f.value and f.pips]
     return len(round_) >= params.top_down_min_dice and float(np.median(round_)) >= params.top_down_pips
 
