@@ -323,11 +323,17 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     tray_lab = tuple(float(v) for v in cv2.cvtColor(np.uint8([[tray_bgr]]), cv2.COLOR_BGR2Lab)[0, 0])
     h, w = frame.shape[:2]
     close_up = max(h, w) <= learned.CLOSE_UP_MAX_PX
-    dice: list[Die] = []
+    # a peak read as no sure value, or as leaning by the classifier alone, may lie between two
+    # dice touching, found as one: looked at around it
+    split = _split_look(frame, keep, sides, probs, offs, lean, models, light, med, params) \
+        if params.split_shifts else {}
+    dice: list[Die] = [d for i in sorted(split) for d in split[i]]
     rejected: list[Rejection] = []
     weak: list[tuple[float, float]] = []  # peaks on what is no d6, too weak to refuse
     low: list = []  # (centre, side, outline, detail, lean asked) of dice not read sure enough
     for i, (f, side, p, off, crop, pl) in enumerate(zip(keep, sides, probs, offs, crops, lean, strict=True)):
+        if i in split:
+            continue
         c = int(p.argmax())
         cx, cy = f.center
         if c < 6:
@@ -635,6 +641,88 @@ def _d6(k: int, probs: np.ndarray, crop: np.ndarray, centre, outline, light) -> 
     """The d6 of classifier class `k`, its body colour from its crop under the frame's light."""
     return Die(Kind.D6.value, int(learned.CLASSES[k]), name_colour(_centre_bgr(crop), light.for_die(crop)),
                centre, float(probs[k]), outline)
+
+
+def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float], probs: np.ndarray,
+                offs: np.ndarray, lean: np.ndarray, models: learned.Models, light, frame_side: float,
+                params: Params = DEFAULT_PARAMS) -> dict[int, list[Die]]:
+    """The peaks that are two dice touching, found as one between them: {the
+    peak's index: its dice}. A peak is looked at when the first look reads
+    no value surely (`min_value_prob`) or reads it leaning, the lean network
+    not sure of it; not when it lies near the frame's edge. Crops start
+    `split_shifts` frame die sides from it in 8 directions and follow the
+    classifier's centre offsets `split_steps` times; the bigger classifier
+    at `low_views` views reads them there. Two or more dice read at
+    `split_min_prob`, `split_apart` sides apart (the surest first), each
+    that far from every other peak's sure answer and within `split_reach`
+    of the peak, the lean network not sure any leans, are the peak's dice;
+    one alone changes nothing (the peak is one die, read as before)."""
+    leaning = (learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED])
+    h, w = frame.shape[:2]
+    edge = params.split_reach * frame_side
+
+    def unsure(i: int) -> bool:
+        k, (x, y) = int(probs[i].argmax()), keep[i].center
+        return (lean[i] < params.lean_max_p and (k in leaning or (k < 6 and probs[i][k] < params.min_value_prob))
+                and edge <= x <= w - 1 - edge and edge <= y <= h - 1 - edge)
+
+    look = [i for i in range(len(keep)) if unsure(i)]
+    if not look:
+        return {}
+    taken = np.array([(keep[j].center[0] + float(offs[j][0]) * sides[j],
+                       keep[j].center[1] + float(offs[j][1]) * sides[j])
+                      for j, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.min_value_prob
+                      ], np.float64).reshape(-1, 2)
+    turns = np.arange(8) * np.pi / 4
+    starts = [(i, (keep[i].center[0] + r * frame_side * np.cos(a), keep[i].center[1] + r * frame_side * np.sin(a)))
+              for i in look for r in params.split_shifts for a in turns]
+    owner = [i for i, _ in starts]
+    side = {i: min(sides[i], frame_side) for i in look}  # each of two dice is no bigger than the frame's
+    centres = [c for _, c in starts]
+    for _ in range(params.split_steps):
+        _, moved = learned.classify(models.classifier, [learned.crop_die(frame, c, side[i])
+                                                         for c, i in zip(centres, owner, strict=True)])
+        centres = [(c[0] + float(o[0]) * side[i], c[1] + float(o[1]) * side[i])
+                   for c, o, i in zip(centres, moved, owner, strict=True)]
+    # where the first net reads a value there, once for crops that met (the bigger one confirms)
+    first, _ = learned.classify(models.classifier, [learned.crop_die(frame, c, side[i])
+                                                     for c, i in zip(centres, owner, strict=True)])
+    ask: list[int] = []
+    for n in np.argsort(-first.max(axis=1)):
+        i, (x, y) = owner[n], centres[n]
+        if int(first[n].argmax()) < 6 and first[n].max() >= params.split_ask_prob and all(
+                owner[m] != i or np.hypot(x - centres[m][0], y - centres[m][1]) >= params.split_same * side[i]
+                for m in ask):
+            ask.append(int(n))
+    owner, centres = [owner[n] for n in ask], [centres[n] for n in ask]
+    crops = [learned.crop_die(frame, c, side[i]) for c, i in zip(centres, owner, strict=True)]
+    read, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
+    apart = params.split_apart * frame_side
+    found: dict[int, list[int]] = {}
+    for n in sorted(range(len(read)), key=lambda n: -float(read[n].max())):
+        i, k, (x, y) = owner[n], int(read[n].argmax()), centres[n]
+        if k >= 6 or read[n][k] < params.split_min_prob:
+            continue
+        if np.hypot(x - keep[i].center[0], y - keep[i].center[1]) > edge:
+            continue
+        if len(taken) and np.hypot(taken[:, 0] - x, taken[:, 1] - y).min() < apart:
+            continue
+        mine = found.setdefault(i, [])
+        if all(np.hypot(x - centres[m][0], y - centres[m][1]) >= apart for m in mine):
+            mine.append(n)
+    pairs = {i: ns for i, ns in found.items() if len(ns) >= 2}
+    every = [n for ns in pairs.values() for n in ns]
+    if models.lean is not None and every:
+        leans = dict(zip(every, learned.lean_probs(models.lean, [crops[n] for n in every]), strict=True))
+        pairs = {i: ns for i, ns in pairs.items() if all(leans[n] < params.lean_max_p for n in ns)}
+    out: dict[int, list[Die]] = {}
+    for i, ns in pairs.items():
+        out[i] = []
+        for n in ns:
+            (x, y), half = centres[n], side[owner[n]] / 2
+            outline = ((x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half))
+            out[i].append(_d6(int(read[n].argmax()), read[n], crops[n], (x, y), outline, light))
+    return out
 
 
 def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, frame_side: float,

@@ -32,9 +32,6 @@ NOT_YET: set[str] = {
     "scene_019_stacked.jpg",
     "scene_021_glare.jpg",
     "scene_023_casino.jpg",
-    # two red dice flush, drawn since the render-order fix without the farther one's side face
-    # between them: the detector's one peak lies between the two, the classifier refuses it cocked
-    "scene_020_outside.jpg",
     # numeral dice photographed close, refused: a d10 `blurred`, a d10 the face network does not read
     "numeral_000_closeup.jpg",
     "numeral_003_closeup.jpg",
