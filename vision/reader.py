@@ -374,6 +374,12 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     specks = [d for d in dice if d.value == 1 and kinds.blob_side(d.outline) < params.speck_side * med
               and no_die_round(frame, d.center, kinds.blob_side(d.outline), med, params)]
     dice = [d for d in dice if d not in specks]
+    if specks and params.split_shifts:
+        # ... or a pip of a die the detector saw no more of (a black die on black felt): looked
+        # at around it, the surest die found there (away from every die and refusal) is answered
+        taken = [d.center for d in dice] + [r.center for r in rejected] + [c for c, *_ in low]
+        found = _around(frame, [(s.center, med) for s in specks], taken, models, light, med, params)
+        dice += [next(d for d, leans in ds if not leans) for ds in found if any(not leans for _, leans in ds)]
     if params.other_kinds:
         # a peak much bigger than the frame's dice: two touching, the detector found one (the scan
         # looks for the other)
@@ -649,14 +655,10 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
     """The peaks that are two dice touching, found as one between them: {the
     peak's index: its dice}. A peak is looked at when the first look reads
     no value surely (`min_value_prob`) or reads it leaning, the lean network
-    not sure of it; not when it lies near the frame's edge. Crops start
-    `split_shifts` frame die sides from it in 8 directions and follow the
-    classifier's centre offsets `split_steps` times; the bigger classifier
-    at `low_views` views reads them there. Two or more dice read at
-    `split_min_prob`, `split_apart` sides apart (the surest first), each
-    that far from every other peak's sure answer and within `split_reach`
-    of the peak, the lean network not sure any leans, are the peak's dice;
-    one alone changes nothing (the peak is one die, read as before)."""
+    not sure of it; not when it lies near the frame's edge (`split_reach`
+    sides). Two or more dice found around it (`_around`, away from every
+    other peak's sure answer) are its dice; one alone changes nothing (the
+    peak is one die, read as before)."""
     leaning = (learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED])
     h, w = frame.shape[:2]
     edge = params.split_reach * frame_side
@@ -669,59 +671,75 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
     look = [i for i in range(len(keep)) if unsure(i)]
     if not look:
         return {}
-    taken = np.array([(keep[j].center[0] + float(offs[j][0]) * sides[j],
-                       keep[j].center[1] + float(offs[j][1]) * sides[j])
-                      for j, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.min_value_prob
-                      ], np.float64).reshape(-1, 2)
+    taken = [(keep[j].center[0] + float(offs[j][0]) * sides[j], keep[j].center[1] + float(offs[j][1]) * sides[j])
+             for j, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.min_value_prob]
+    found = _around(frame, [(keep[i].center, min(sides[i], frame_side)) for i in look], taken, models, light,
+                    frame_side, params)
+    return {i: [d for d, _ in dice] for i, dice in zip(look, found, strict=True)
+            if len(dice) >= 2 and not any(leans for _, leans in dice)}
+
+
+def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models, light, frame_side: float,
+            params: Params = DEFAULT_PARAMS) -> list[list[tuple[Die, bool]]]:
+    """The d6 found around each place, (centre, side) each: crops of that
+    side start `split_shifts` frame die sides from it in 8 directions and
+    follow the classifier's centre offsets `split_steps` times; where the
+    classifier then reads a value at `split_ask_prob` (once for crops that
+    met within `split_same` sides), the bigger classifier reads at
+    `low_views` views. The dice read at `split_min_prob`, `split_apart`
+    sides apart (the surest first), each that far from every centre in
+    `taken` and within `split_reach` sides of the place, the lean network
+    not sure it leans: (die, leans) each."""
+    if not places:
+        return []
     turns = np.arange(8) * np.pi / 4
-    starts = [(i, (keep[i].center[0] + r * frame_side * np.cos(a), keep[i].center[1] + r * frame_side * np.sin(a)))
-              for i in look for r in params.split_shifts for a in turns]
-    owner = [i for i, _ in starts]
-    side = {i: min(sides[i], frame_side) for i in look}  # each of two dice is no bigger than the frame's
-    centres = [c for _, c in starts]
+    owner = [i for i in range(len(places)) for _ in params.split_shifts for _ in turns]
+    side = [places[i][1] for i in owner]
+    centres = [(x + r * frame_side * np.cos(a), y + r * frame_side * np.sin(a))
+               for (x, y), _ in places for r in params.split_shifts for a in turns]
     for _ in range(params.split_steps):
-        _, moved = learned.classify(models.classifier, [learned.crop_die(frame, c, side[i])
-                                                         for c, i in zip(centres, owner, strict=True)])
-        centres = [(c[0] + float(o[0]) * side[i], c[1] + float(o[1]) * side[i])
-                   for c, o, i in zip(centres, moved, owner, strict=True)]
+        _, moved = learned.classify(models.classifier, [learned.crop_die(frame, c, s)
+                                                         for c, s in zip(centres, side, strict=True)])
+        centres = [(c[0] + float(o[0]) * s, c[1] + float(o[1]) * s) for c, o, s in zip(centres, moved, side, strict=True)]
     # where the first net reads a value there, once for crops that met (the bigger one confirms)
-    first, _ = learned.classify(models.classifier, [learned.crop_die(frame, c, side[i])
-                                                     for c, i in zip(centres, owner, strict=True)])
+    first, _ = learned.classify(models.classifier, [learned.crop_die(frame, c, s)
+                                                     for c, s in zip(centres, side, strict=True)])
     ask: list[int] = []
     for n in np.argsort(-first.max(axis=1)):
         i, (x, y) = owner[n], centres[n]
         if int(first[n].argmax()) < 6 and first[n].max() >= params.split_ask_prob and all(
-                owner[m] != i or np.hypot(x - centres[m][0], y - centres[m][1]) >= params.split_same * side[i]
+                owner[m] != i or np.hypot(x - centres[m][0], y - centres[m][1]) >= params.split_same * side[n]
                 for m in ask):
             ask.append(int(n))
-    owner, centres = [owner[n] for n in ask], [centres[n] for n in ask]
-    crops = [learned.crop_die(frame, c, side[i]) for c, i in zip(centres, owner, strict=True)]
-    read, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
-    apart = params.split_apart * frame_side
-    found: dict[int, list[int]] = {}
-    for n in sorted(range(len(read)), key=lambda n: -float(read[n].max())):
-        i, k, (x, y) = owner[n], int(read[n].argmax()), centres[n]
-        if k >= 6 or read[n][k] < params.split_min_prob:
+    crops = [learned.crop_die(frame, centres[n], side[n]) for n in ask]
+    read, _ = learned.classify(models.second or models.classifier, crops, params.low_views) if ask else ([], [])
+    taken_xy = np.array(taken, np.float64).reshape(-1, 2)
+    apart, reach = params.split_apart * frame_side, params.split_reach * frame_side
+    kept: list[list[int]] = [[] for _ in places]
+    for j in sorted(range(len(ask)), key=lambda j: -float(read[j].max())):
+        n = ask[j]
+        i, k, (x, y) = owner[n], int(read[j].argmax()), centres[n]
+        if k >= 6 or read[j][k] < params.split_min_prob:
             continue
-        if np.hypot(x - keep[i].center[0], y - keep[i].center[1]) > edge:
+        if np.hypot(x - places[i][0][0], y - places[i][0][1]) > reach:
             continue
-        if len(taken) and np.hypot(taken[:, 0] - x, taken[:, 1] - y).min() < apart:
+        if len(taken_xy) and np.hypot(taken_xy[:, 0] - x, taken_xy[:, 1] - y).min() < apart:
             continue
-        mine = found.setdefault(i, [])
-        if all(np.hypot(x - centres[m][0], y - centres[m][1]) >= apart for m in mine):
-            mine.append(n)
-    pairs = {i: ns for i, ns in found.items() if len(ns) >= 2}
-    every = [n for ns in pairs.values() for n in ns]
+        if all(np.hypot(x - centres[ask[m]][0], y - centres[ask[m]][1]) >= apart for m in kept[i]):
+            kept[i].append(j)
+    every = [j for js in kept for j in js]
+    leans = dict.fromkeys(every, 0.0)
     if models.lean is not None and every:
-        leans = dict(zip(every, learned.lean_probs(models.lean, [crops[n] for n in every]), strict=True))
-        pairs = {i: ns for i, ns in pairs.items() if all(leans[n] < params.lean_max_p for n in ns)}
-    out: dict[int, list[Die]] = {}
-    for i, ns in pairs.items():
-        out[i] = []
-        for n in ns:
-            (x, y), half = centres[n], side[owner[n]] / 2
+        leans = dict(zip(every, learned.lean_probs(models.lean, [crops[j] for j in every]), strict=True))
+    out: list[list[tuple[Die, bool]]] = []
+    for js in kept:
+        dice = []
+        for j in js:
+            (x, y), half = centres[ask[j]], side[ask[j]] / 2
             outline = ((x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half))
-            out[i].append(_d6(int(read[n].argmax()), read[n], crops[n], (x, y), outline, light))
+            dice.append((_d6(int(read[j].argmax()), read[j], crops[j], (x, y), outline, light),
+                         bool(leans[j] >= params.lean_max_p)))
+        out.append(dice)
     return out
 
 

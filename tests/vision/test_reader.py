@@ -348,3 +348,16 @@ def test_two_dice_touching_found_as_one_are_both_read(seed, pair):
         answer = [d for d in got.dice if np.hypot(d.center[0] - want["center"][0],
                                                   d.center[1] - want["center"][1]) < 0.5 * side]
         assert [d.value for d in answer] == [want["value"]], (want, got.dice)
+
+
+def test_a_black_die_on_dark_felt_seen_by_one_pip_is_read():
+    # scene_011: a black 2 flush against a black 6 on dark felt under warm light; the detector
+    # finds one pip of the 2 as a small die, which reads as a lone pip (no die's outline round it)
+    image = cv2.imread(str(FIXTURES / "scenes" / "scene_011_warm.jpg"))
+    label = json.loads((FIXTURES / "scenes" / "scene_011_warm.json").read_text())
+    got = read_dice(image)
+    two = next(d for d in label["dice"] if d["value"] == 2 and d["colour"] == "black")
+    near = [d for d in got.dice if np.hypot(d.center[0] - two["center"][0], d.center[1] - two["center"][1])
+            < 0.5 * got.die_side_px]
+    assert [(d.value, d.colour) for d in near] == [(2, "black")]
+    assert all(d.value in [w["value"] for w in label["dice"]] for d in got.dice)
