@@ -688,8 +688,9 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
     met within `split_same` sides), the bigger classifier reads at
     `low_views` views. The dice read at `split_min_prob`, `split_apart`
     sides apart (the surest first), each that far from every centre in
-    `taken` and within `split_reach` sides of the place, the lean network
-    not sure it leans: (die, leans) each."""
+    `taken`, within `split_reach` sides of the place and not cut by the
+    frame's edge (`cut_sides`, `cut_frame_sides`, as the first look), the
+    lean network not sure it leans: (die, leans) each."""
     if not places:
         return []
     turns = np.arange(8) * np.pi / 4
@@ -715,13 +716,17 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
     read, _ = learned.classify(models.second or models.classifier, crops, params.low_views) if ask else ([], [])
     taken_xy = np.array(taken, np.float64).reshape(-1, 2)
     apart, reach = params.split_apart * frame_side, params.split_reach * frame_side
+    h, w = frame.shape[:2]
+    cut = [min(params.cut_sides * s, params.cut_frame_sides * frame_side) if params.cut_frame_sides
+           else params.cut_sides * s for s in side]  # the first look's edge rule: nearer is outside
     kept: list[list[int]] = [[] for _ in places]
     for j in sorted(range(len(ask)), key=lambda j: -float(read[j].max())):
         n = ask[j]
         i, k, (x, y) = owner[n], int(read[j].argmax()), centres[n]
         if k >= 6 or read[j][k] < params.split_min_prob:
             continue
-        if np.hypot(x - places[i][0][0], y - places[i][0][1]) > reach:
+        if np.hypot(x - places[i][0][0], y - places[i][0][1]) > reach or not (
+                cut[n] <= x <= w - 1 - cut[n] and cut[n] <= y <= h - 1 - cut[n]):
             continue
         if len(taken_xy) and np.hypot(taken_xy[:, 0] - x, taken_xy[:, 1] - y).min() < apart:
             continue
