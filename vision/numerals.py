@@ -55,7 +55,7 @@ import numpy as np
 from vision import onnxnet, segment
 from vision.onnxnet import Net, softmax
 from vision.params import DEFAULT_PARAMS
-from vision.types import NUMERAL_KINDS, Die, Rejection
+from vision.types import NUMERAL_KINDS, Die, Rejection, square_outline
 
 CROP_PX = 48
 NONE = "none"
@@ -326,11 +326,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     gone: set[int] = set()  # refusals answered, or inside a big die answered
     for (c, s, _), rd in zip(places[len(ask):], reads[len(ask):], strict=True):
         if isinstance(rd, NumeralRead):
-            half = s / 2
-            outline = ((c[0] - half, c[1] - half), (c[0] + half, c[1] - half),
-                       (c[0] + half, c[1] + half), (c[0] - half, c[1] + half))
-            out_dice.append(Die(rd.kind, rd.value, None, c, rd.p, outline))
-            gone |= {i for i, r in enumerate(ask) if np.hypot(r.center[0] - c[0], r.center[1] - c[1]) < half}
+            out_dice.append(Die(rd.kind, rd.value, None, c, rd.p, square_outline(c, s)))
+            gone |= {i for i, r in enumerate(ask) if np.hypot(r.center[0] - c[0], r.center[1] - c[1]) < s / 2}
     for i, (r, rd) in enumerate(zip(ask, reads[:len(ask)], strict=True)):
         if i not in gone and isinstance(rd, NumeralRead):
             out_dice.append(Die(rd.kind, rd.value, None, r.center, rd.p, r.outline))

@@ -18,7 +18,7 @@ from vision import kinds, learned, numerals, segment
 from vision.colour import frame_light, median_u8, name_colour
 from vision.params import DEFAULT_PARAMS, Params
 from vision.pips import FaceRead, find_pips, fit_layout, read_face, refine_mask
-from vision.types import Die, Kind, Reading, Rejection
+from vision.types import Die, Kind, Reading, Rejection, square_outline
 
 # reasons a die is refused (Rejection.why)
 OUTSIDE = "outside"
@@ -338,11 +338,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         cx, cy = f.center
         if c < 6:
             cx, cy = cx + float(off[0]) * side, cy + float(off[1]) * side
-        half = side / 2
-        outline = ((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half))
-        m = params.cut_sides * side
-        if params.cut_frame_sides:  # a whole face, by the frame's die side, is not cut
-            m = min(m, params.cut_frame_sides * med)
+        outline = square_outline((cx, cy), side)
+        m = _cut_margin(side, med, params)
         cut = not close_up and (cx < m or cy < m or cx > w - 1 - m or cy > h - 1 - m)
         detail = f"p={p[c]:.2f} class={learned.CLASSES[c]} heat={f.score:.2f}"
         if cut:
@@ -649,6 +646,14 @@ def _d6(k: int, probs: np.ndarray, crop: np.ndarray, centre, outline, light) -> 
                centre, float(probs[k]), outline)
 
 
+def _cut_margin(side: float, frame_side: float, params: Params = DEFAULT_PARAMS) -> float:
+    """How near the frame's edge a die's centre lies when the die is cut by
+    it (outside): `cut_sides` of its side, at most `cut_frame_sides` of the
+    frame's die side (a whole face, by the frame's die side, is not cut)."""
+    m = params.cut_sides * side
+    return min(m, params.cut_frame_sides * frame_side) if params.cut_frame_sides else m
+
+
 def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float], probs: np.ndarray,
                 offs: np.ndarray, lean: np.ndarray, models: learned.Models, light, frame_side: float,
                 params: Params = DEFAULT_PARAMS) -> dict[int, list[Die]]:
@@ -717,8 +722,7 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
     taken_xy = np.array(taken, np.float64).reshape(-1, 2)
     apart, reach = params.split_apart * frame_side, params.split_reach * frame_side
     h, w = frame.shape[:2]
-    cut = [min(params.cut_sides * s, params.cut_frame_sides * frame_side) if params.cut_frame_sides
-           else params.cut_sides * s for s in side]  # the first look's edge rule: nearer is outside
+    cut = [_cut_margin(s, frame_side, params) for s in side]  # the first look's edge rule
     kept: list[list[int]] = [[] for _ in places]
     for j in sorted(range(len(ask)), key=lambda j: -float(read[j].max())):
         n = ask[j]
@@ -740,9 +744,8 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
     for js in kept:
         dice = []
         for j in js:
-            (x, y), half = centres[ask[j]], side[ask[j]] / 2
-            outline = ((x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half))
-            dice.append((_d6(int(read[j].argmax()), read[j], crops[j], (x, y), outline, light),
+            outline = square_outline(centres[ask[j]], side[ask[j]])
+            dice.append((_d6(int(read[j].argmax()), read[j], crops[j], centres[ask[j]], outline, light),
                          bool(leans[j] >= params.lean_max_p)))
         out.append(dice)
     return out

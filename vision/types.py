@@ -26,6 +26,12 @@ TABA_FACES = ("liso", "carnero", "tripas", "hoyo")
 NUMERAL_KINDS = ("d8", "d10", "d10t")  # dice read by the numeral on their top face
 
 
+def square_outline(centre: Point, side: float) -> tuple[Point, ...]:
+    """The upright square of `side` about `centre`, corners clockwise from top left (pixels)."""
+    x, y, half = float(centre[0]), float(centre[1]), side / 2
+    return ((x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half))
+
+
 @dataclass(frozen=True)
 class Die:
     """One die answered: its kind, value, body colour and where it lies."""
