@@ -241,6 +241,23 @@ def _photometric_die(rng, die: DieSpec, theme: str) -> DieSpec:
     return replace(die, glare_uv=glare, blur_px=blur, blur_dir_deg=float(rng.uniform(0, 180)), why=why)
 
 
+def pairs_scene_spec(size_wh: tuple[int, int], pairs: int, die_px: float, seed: int = 0) -> SceneSpec:
+    """`pairs` units of two touching d6 on a grid of green felt, lit from one side, without tray,
+    noise or JPEG: the benchmark's tray of dice thrown together (bench/bench_read.py)."""
+    rng = np.random.default_rng(seed)
+    w, h = size_wh
+    cols = int(math.ceil(math.sqrt(pairs * w / h)))
+    rows = int(math.ceil(pairs / cols))
+    dice: list[DieSpec] = []
+    for i in range(pairs):
+        m = ((i % cols + 0.5) * w / cols, (i // cols + 0.5) * h / rows)
+        dice += _unit(rng, "pair", m, die_px, str(rng.choice(PLAIN_STYLES)), "d6", None)
+    return SceneSpec(size_wh=(w, h), seed=seed, surface="felt", felt="green", table_surface="wood",
+                     tray=None, camera_height_px=30 * die_px, light_azimuth_deg=45.0,
+                     light_elevation_deg=60.0, shadow_strength=0.4, white_balance=(1.0, 1.0, 1.0),
+                     exposure=1.0, noise_sigma=1.0, jpeg_quality=None, dice=tuple(dice), theme="touching")
+
+
 def single_die_spec(value: int, style: str = "white", size_wh: tuple[int, int] = (320, 240),
                     size_px: float = 80.0, yaw_deg: float = 0.0, felt: str = "green",
                     seed: int = 0) -> SceneSpec:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from calibration.synth import make_scene
-from calibration.synth_layout import random_scene_spec, single_die_spec
+from calibration.synth_layout import pairs_scene_spec, random_scene_spec, single_die_spec
 from calibration.synth_spec import EXTRA_THEMES, PLAIN_STYLES, STYLES, THEMES, VALUES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,6 +126,22 @@ def test_drawn_pips_match_label(style, value):
     assert die["value"] == value and die["colour"] == STYLES[style].label
     assert math.dist(die["center"], (SMALL[0] / 2, SMALL[1] / 2)) < 100
     assert count_pips(image, die["center"], spec.dice[0].size_px) == value
+
+
+def test_pairs_scene_lays_every_die_against_another():
+    """The benchmark's tray of dice thrown together (bench/bench_read.py `20p`):
+    every die labelled readable, its pips as labelled, and another die within
+    reach of touching it."""
+    size, pairs, side = (960, 540), 4, 40.0
+    spec = pairs_scene_spec(size, pairs, side, seed=3)
+    image, label = make_scene(spec)
+    check_label(label, size)
+    assert len(label["dice"]) == 2 * pairs and not label.get("unreadable")
+    centres = [d["center"] for d in label["dice"]]
+    for die in label["dice"]:
+        nearest = min(math.dist(die["center"], c) for c in centres if c is not die["center"])
+        assert nearest < 1.6 * side  # flush (1 side) or corner to face (< 1.5 sides with the gap)
+        assert count_pips(image, die["center"], side) == die["value"]
 
 
 def test_label_centre_is_on_the_die():
