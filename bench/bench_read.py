@@ -8,7 +8,8 @@ sees them). Run it on one core: OpenCV's threads are limited to 1. The
 `no lean` column times the same frame, in turn with the other, with the lean
 network never asked (what it costs; this VM's speed drifts, so the two are
 only compared within one run). The `20p` rows lay the 20 dice in 10
-pairs touching face to face, as dice thrown together often land: the
+pairs touching (flush, corner to corner or corner to face), as dice thrown
+together often land, drawn by the project's scene renderer: the
 detector sees some pairs as one peak between them, and the reader then looks
 around that peak for both dice (vision.reader._split_look), the costliest
 path of a read.

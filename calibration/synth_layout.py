@@ -242,8 +242,9 @@ def _photometric_die(rng, die: DieSpec, theme: str) -> DieSpec:
 
 
 def pairs_scene_spec(size_wh: tuple[int, int], pairs: int, die_px: float, seed: int = 0) -> SceneSpec:
-    """`pairs` units of two touching d6 on a grid of green felt, lit from one side, without tray,
-    noise or JPEG: the benchmark's tray of dice thrown together (bench/bench_read.py)."""
+    """`pairs` units of two touching d6 (flush, corner to corner or corner to face) on a grid of
+    green felt, lit from one side, without tray or JPEG, with a little sensor noise: the
+    benchmark's tray of dice thrown together (bench/bench_read.py)."""
     rng = np.random.default_rng(seed)
     w, h = size_wh
     cols = int(math.ceil(math.sqrt(pairs * w / h)))
@@ -252,10 +253,7 @@ def pairs_scene_spec(size_wh: tuple[int, int], pairs: int, die_px: float, seed: 
     for i in range(pairs):
         m = ((i % cols + 0.5) * w / cols, (i // cols + 0.5) * h / rows)
         dice += _unit(rng, "pair", m, die_px, str(rng.choice(PLAIN_STYLES)), "d6", None)
-    return SceneSpec(size_wh=(w, h), seed=seed, surface="felt", felt="green", table_surface="wood",
-                     tray=None, camera_height_px=30 * die_px, light_azimuth_deg=45.0,
-                     light_elevation_deg=60.0, shadow_strength=0.4, white_balance=(1.0, 1.0, 1.0),
-                     exposure=1.0, noise_sigma=1.0, jpeg_quality=None, dice=tuple(dice), theme="touching")
+    return _still_spec((w, h), dice, die_px, seed, noise_sigma=1.0, theme="touching")
 
 
 def single_die_spec(value: int, style: str = "white", size_wh: tuple[int, int] = (320, 240),
@@ -265,7 +263,14 @@ def single_die_spec(value: int, style: str = "white", size_wh: tuple[int, int] =
     w, h = size_wh
     die = DieSpec("d6", value, style, (w / 2, h / 2), size_px, yaw_deg,
                   side_values=random_side_values(value, np.random.default_rng(seed)))
-    return SceneSpec(size_wh=(w, h), seed=seed, surface="felt", felt=felt, table_surface="wood",
-                     tray=None, camera_height_px=30 * size_px, light_azimuth_deg=45.0,
+    return _still_spec((w, h), [die], size_px, seed, felt=felt)
+
+
+def _still_spec(size_wh: tuple[int, int], dice: list[DieSpec], die_px: float, seed: int, felt: str = "green",
+                noise_sigma: float = 0.0, theme: str = "single") -> SceneSpec:
+    """A scene of `dice` on felt under fixed light (45 degrees round, 60 up), the camera 30 die
+    sides above, no tray, white balance or JPEG."""
+    return SceneSpec(size_wh=size_wh, seed=seed, surface="felt", felt=felt, table_surface="wood",
+                     tray=None, camera_height_px=30 * die_px, light_azimuth_deg=45.0,
                      light_elevation_deg=60.0, shadow_strength=0.4, white_balance=(1.0, 1.0, 1.0),
-                     exposure=1.0, noise_sigma=0.0, jpeg_quality=None, dice=(die,), theme="single")
+                     exposure=1.0, noise_sigma=noise_sigma, jpeg_quality=None, dice=tuple(dice), theme=theme)
