@@ -769,7 +769,7 @@ def _bone_places(frame: np.ndarray, typical: float, answers: list[Die],
     k = min(1.0, BONE_SEG_PX / typical)
     n = max(1, int(0.5 / k))  # area resizing by a whole factor first (several times faster), then the rest
     small = cv2.resize(frame, None, fx=1 / n, fy=1 / n, interpolation=cv2.INTER_AREA) if n > 1 else frame
-    small = cv2.resize(small, None, fx=k * n, fy=k * n, interpolation=cv2.INTER_AREA) if k < 1 else frame
+    small = cv2.resize(small, None, fx=k * n, fy=k * n, interpolation=cv2.INTER_AREA) if k < 1 else small
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     local = segment.local_background(lab, DEFAULT_PARAMS)
     # the tray's spread: its pixels' distance to the median around them (the frame is mostly tray)

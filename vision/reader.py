@@ -294,8 +294,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
               and (int(p.argmax()) < 6 or int(p.argmax()) in leaning)]
     leant = {i for i in unsure if int(probs[i].argmax()) in leaning}
     if unsure:
-        moved = [(keep[i].center[0] + float(offs[i][0]) * sides[i],
-                  keep[i].center[1] + float(offs[i][1]) * sides[i]) for i in unsure]
+        moved = [_offset(keep[i].center, offs[i], sides[i]) for i in unsure]
         again = [learned.crop_die(frame, c, sides[i]) for c, i in zip(moved, unsure, strict=True)]
         net = models.second or models.classifier  # the bigger network, if there is one
         pb, ob = learned.classify(net, [crops[i] for i in unsure] + again, params.views)  # one forward
@@ -337,7 +336,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         c = int(p.argmax())
         cx, cy = f.center
         if c < 6:
-            cx, cy = cx + float(off[0]) * side, cy + float(off[1]) * side
+            cx, cy = _offset((cx, cy), off, side)
         outline = square_outline((cx, cy), side)
         m = _cut_margin(side, med, params)
         cut = not close_up and (cx < m or cy < m or cx > w - 1 - m or cy > h - 1 - m)
@@ -646,6 +645,11 @@ def _d6(k: int, probs: np.ndarray, crop: np.ndarray, centre, outline, light) -> 
                centre, float(probs[k]), outline)
 
 
+def _offset(centre, off, side: float) -> tuple[float, float]:
+    """`centre` moved by the classifier's centre offset `off` (in die sides) for a die of `side`."""
+    return centre[0] + float(off[0]) * side, centre[1] + float(off[1]) * side
+
+
 def _cut_margin(side: float, frame_side: float, params: Params = DEFAULT_PARAMS) -> float:
     """How near the frame's edge a die's centre lies when the die is cut by
     it (outside): `cut_sides` of its side, at most `cut_frame_sides` of the
@@ -676,7 +680,7 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
     look = [i for i in range(len(keep)) if unsure(i)]
     if not look:
         return {}
-    taken = [(keep[j].center[0] + float(offs[j][0]) * sides[j], keep[j].center[1] + float(offs[j][1]) * sides[j])
+    taken = [_offset(keep[j].center, offs[j], sides[j])
              for j, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.min_value_prob]
     found = _around(frame, [(keep[i].center, min(sides[i], frame_side)) for i in look], taken, models, light,
                     frame_side, params)
@@ -703,13 +707,12 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
     side = [places[i][1] for i in owner]
     centres = [(x + r * frame_side * np.cos(a), y + r * frame_side * np.sin(a))
                for (x, y), _ in places for r in params.split_shifts for a in turns]
-    for _ in range(params.split_steps):
-        _, moved = learned.classify(models.classifier, [learned.crop_die(frame, c, s)
-                                                         for c, s in zip(centres, side, strict=True)])
-        centres = [(c[0] + float(o[0]) * s, c[1] + float(o[1]) * s) for c, o, s in zip(centres, moved, side, strict=True)]
+    for step in range(params.split_steps + 1):  # the last read is where the crops came to
+        first, moved = learned.classify(models.classifier, [learned.crop_die(frame, c, s)
+                                                             for c, s in zip(centres, side, strict=True)])
+        if step < params.split_steps:
+            centres = [_offset(c, o, s) for c, o, s in zip(centres, moved, side, strict=True)]
     # where the first net reads a value there, once for crops that met (the bigger one confirms)
-    first, _ = learned.classify(models.classifier, [learned.crop_die(frame, c, s)
-                                                     for c, s in zip(centres, side, strict=True)])
     ask: list[int] = []
     for n in np.argsort(-first.max(axis=1)):
         i, (x, y) = owner[n], centres[n]
