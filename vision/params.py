@@ -64,6 +64,11 @@ class Params:
     det_min_score: float = 0.3  # heat-map peak that is a die
     junk_max_score: float = 0.5  # an 'unknown object' peak below this is not refused (tray texture,
     # mostly): only a place for vision.kinds' second look
+    sure_side_min: int = 3  # after the first look, the frame's die side is the median of the peaks
+    # read surely, when there are this many (0: never); a tray of dice touching in pairs, half its
+    # peaks two dice found as one, gave a side 1.3 times its dice's (bench 20p, rendered seeds 0-7
+    # at 2 MP: 126 -> 133 of 160 right; seed 7300 +4, 7320 -2 right;
+    # the real sets the same, matteop65 one more die answered where none is)
     dup_sides: float = 0.5  # two peaks nearer than this many sides are one die
     touch_gate: float = 1.15  # the touching-dice detector looks only at a frame with a peak this many
     # times the median side (two dice seen as one; a tray of like dice pays nothing; 1.3: 5 of
@@ -72,6 +77,11 @@ class Params:
     touch_min_side: float = 0.75  # ... when at least this many times the first detector's median
     # side (smaller ones are halves of one die) and not one of its peaks (dup_sides); rendered
     # tuning sets at 0.5 and no side floor: 2 more dice read wrong, both a die seen as two halves
+    twin_apart: float = 0.6  # a first peak with two touching peaks this many of their sides apart on
+    # either side of it is those two dice (0: never; their sides, like the pair's, come out big:
+    # at 0.8 no pair of bench 20p's seeds 0-7 at 2 MP split; at 0.6 122 -> 126 of 160 right,
+    # the real and rendered sets the same but seed 7400 +1) ...
+    twin_reach: float = 0.75  # ... each within this many of the first peak's side from it
     # dice too big for the detector (a photo taken close; vision.reader.with_big_dice; rendered
     # close-ups for tuning, seed 501: 60 -> 97 of 100 right, wrong 6 -> 2) ...
     zoom_out: float = 3.0  # ... it looks again at its input this many times smaller (1: never) ...
@@ -146,6 +156,9 @@ class Params:
     split_shifts: tuple[float, ...] = (0.35, 0.6, 0.8)  # a peak read as no sure value may be two dice
     # touching found as one between them: crops start this many frame die sides from it (8 ways;
     # (): no such look) ...
+    domino_min: float = 1.6  # ... first as an oblong this many to `domino_max` times as long as wide,
+    domino_max: float = 2.6  # (0: never) ... within `domino_reach` frame sides of the peak: its two
+    domino_reach: float = 1.3  # halves looked at alone, two dice when both are read (else the 8 ways)
     split_steps: int = 2  # ... follow the classifier's centre offsets this many times ...
     split_ask_prob: float = 0.5  # ... where the classifier reads a value this surely (once for crops
     split_same: float = 0.25  # ... nearer than this many sides), the bigger one reads ...

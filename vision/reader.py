@@ -271,7 +271,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     models = learned.load_models()
     found, di = learned.detect(models.detector, frame, params.det_min_score, params.max_dice)
     if models.touching is not None and found:
-        found += touching_peaks(models.touching, frame, found, params, di)
+        found = _pairs_split(found, touching_peaks(models.touching, frame, found, params, di), params)
     if params.zoom_out > 1 and max(frame.shape[:2]) > learned.CLOSE_UP_MAX_PX:
         found = with_big_dice(models, frame, found, di, params)
     t1 = time.perf_counter()
@@ -315,6 +315,13 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
                and (p[leaning].sum() >= params.lean_ask_min or i in leant)]
         lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
         asked = set(ask)
+    if params.sure_side_min:
+        # the frame's die side again, from the peaks read surely: on a tray of dice touching in
+        # pairs, half the peaks are two dice found as one, and their median is no die's side
+        sure = [f.side_px for f, p in zip(keep, probs, strict=True)
+                if int(p.argmax()) < 6 and p.max() >= params.min_value_prob]
+        if len(sure) >= params.sure_side_min:
+            die_side = med = float(np.median(sure))
     t2 = time.perf_counter()
     tray_bgr = median_u8(di.image[::2, ::2].reshape(-1, 3))  # every 4th pixel: the same median, 5x faster
     light = frame_light([cr for cr, p in zip(crops, probs, strict=True) if int(p.argmax()) < 6
@@ -324,7 +331,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     close_up = max(h, w) <= learned.CLOSE_UP_MAX_PX
     # a peak read as no sure value, or as leaning by the classifier alone, may lie between two
     # dice touching, found as one: looked at around it
-    split = _split_look(frame, keep, sides, probs, offs, lean, models, light, med, params) \
+    split = _split_look(frame, keep, sides, probs, offs, lean, models, light, med, params, tray_lab) \
         if params.split_shifts else {}
     dice: list[Die] = [d for i in sorted(split) for d in split[i]]
     rejected: list[Rejection] = []
@@ -443,6 +450,41 @@ def touching_peaks(net, frame: np.ndarray, found: list[learned.Found], params: P
         return []  # no peak big enough to be two dice
     more, _ = learned.detect(net, frame, params.touch_min_score, params.max_dice, di)
     return [g for g in more if g.side_px >= params.touch_min_side * med]
+
+
+def _pairs_split(found: list[learned.Found], touching: list[learned.Found],
+                 params: Params = DEFAULT_PARAMS) -> list[learned.Found]:
+    """The first detector's peaks, then the touching detector's; but a first
+    peak that is two touching dice seen as one gives its place to the two
+    touching peaks that lie on either side of it: each within `twin_reach`
+    of its side from it, `twin_apart` of their side from each other (two
+    flat dice are a side apart), the peak near their midpoint (a quarter of
+    their distance). Else `_distinct` would keep the first peak, between the
+    two dice, and drop both."""
+    if not params.twin_apart or not touching:
+        return found + touching
+    xy = np.array([g.center for g in touching], np.float64)
+    used: set[int] = set()
+    out: list[learned.Found] = []
+    for f in found:
+        near = [j for j in np.flatnonzero(np.hypot(*(xy - f.center).T) <= params.twin_reach * f.side_px)
+                if j not in used]
+        best = None
+        for a in near:
+            for b in near:
+                ga, gb = touching[a], touching[b]
+                d = float(np.hypot(ga.center[0] - gb.center[0], ga.center[1] - gb.center[1]))
+                mid = ((ga.center[0] + gb.center[0]) / 2, (ga.center[1] + gb.center[1]) / 2)
+                if a < b and d >= params.twin_apart * (ga.side_px + gb.side_px) / 2 and \
+                        np.hypot(mid[0] - f.center[0], mid[1] - f.center[1]) <= d / 4 and \
+                        (best is None or ga.score + gb.score > best[0]):
+                    best = (ga.score + gb.score, a, b)
+        if best is None:
+            out.append(f)
+        else:
+            used |= {best[1], best[2]}
+            out += [touching[best[1]], touching[best[2]]]
+    return out + [g for j, g in enumerate(touching) if j not in used]
 
 
 def with_big_dice(models: learned.Models, frame: np.ndarray, found: list[learned.Found],
@@ -660,7 +702,7 @@ def _cut_margin(side: float, frame_side: float, params: Params = DEFAULT_PARAMS)
 
 def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float], probs: np.ndarray,
                 offs: np.ndarray, lean: np.ndarray, models: learned.Models, light, frame_side: float,
-                params: Params = DEFAULT_PARAMS) -> dict[int, list[Die]]:
+                params: Params = DEFAULT_PARAMS, tray_lab=None) -> dict[int, list[Die]]:
     """The peaks that are two dice touching, found as one between them: {the
     peak's index: its dice}. A peak is looked at when the first look reads
     no value surely (`min_value_prob`) or reads it leaning, the lean network
@@ -682,10 +724,58 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
         return {}
     taken = [_offset(keep[j].center, offs[j], sides[j])
              for j, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.min_value_prob]
-    found = _around(frame, [(keep[i].center, min(sides[i], frame_side)) for i in look], taken, models, light,
+    out: dict[int, list[Die]] = {}
+    if params.domino_min > 0 and tray_lab is not None:
+        halves = [(i, h) for i in look for h in _domino(frame, keep[i].center, frame_side, tray_lab, params)]
+        if halves:
+            # the halves read where they are, by the bigger classifier at `low_views` views: both
+            # at `min_value_prob`, the lean network not sure either leans
+            crops = [learned.crop_die(frame, c, s) for _, (c, s) in halves]
+            read, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
+            leans = learned.lean_probs(models.lean, crops) if models.lean is not None else np.zeros(len(crops))
+            for (i, (c, s)), p, crop, pl in zip(halves, read, crops, leans, strict=True):
+                k = int(p.argmax())
+                if k < 6 and p[k] >= params.min_value_prob and pl < params.lean_max_p:
+                    out.setdefault(i, []).append(_d6(k, p, crop, c, square_outline(c, s), light))
+            out = {i: dice for i, dice in out.items() if len(dice) == 2}
+    rest = [i for i in look if i not in out]
+    found = _around(frame, [(keep[i].center, min(sides[i], frame_side)) for i in rest], taken, models, light,
                     frame_side, params)
-    return {i: [d for d, _ in dice] for i, dice in zip(look, found, strict=True)
-            if len(dice) >= 2 and not any(leans for _, leans in dice)}
+    return out | {i: [d for d, _ in dice] for i, dice in zip(rest, found, strict=True)
+                  if len(dice) >= 2 and not any(leans for _, leans in dice)}
+
+
+def _domino(frame: np.ndarray, centre, frame_side: float, tray_lab, params: Params = DEFAULT_PARAMS) -> list:
+    """Two touching dice found as one, seen as what they are: an oblong
+    unlike the tray (Lab distance, the lightness counted half: a shadow is
+    the tray darker), about twice as long as wide (`domino_min` to
+    `domino_max`), round the peak: the centres of its two halves and their
+    side, [(centre, side), ...]; [] for anything else."""
+    h, w = frame.shape[:2]
+    r = int(round(params.domino_reach * frame_side))
+    x0, y0 = int(round(centre[0])) - r, int(round(centre[1])) - r
+    if x0 < 0 or y0 < 0 or x0 + 2 * r >= w or y0 + 2 * r >= h:
+        return []
+    lab = cv2.cvtColor(frame[y0:y0 + 2 * r, x0:x0 + 2 * r], cv2.COLOR_BGR2Lab).astype(np.float32)
+    diff = (lab - np.float32(tray_lab)) * np.float32([0.5, 1.0, 1.0])
+    dist = np.clip(np.sqrt((diff * diff).sum(axis=2)), 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    n, lab_img = cv2.connectedComponents(mask)
+    own = lab_img[r, r]
+    if own == 0:
+        return []
+    contours, _ = cv2.findContours((lab_img == own).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (cx, cy), (a, b), ang = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    long, short = max(a, b), min(a, b)
+    if short < 0.5 * frame_side or not params.domino_min <= long / short <= params.domino_max:
+        return []
+    t = np.deg2rad(ang if a >= b else ang + 90.0)
+    dx, dy = np.cos(t) * long / 4, np.sin(t) * long / 4
+    # the oblong takes in the dice's shadow across it: a half's side is the smaller of its width
+    # and the halves' distance
+    return [((x0 + cx + s * dx, y0 + cy + s * dy), min(short, long / 2)) for s in (-1.0, 1.0)]
 
 
 def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models, light, frame_side: float,
