@@ -316,10 +316,11 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         lean[ask] = learned.lean_probs(models.lean, [crops[i] for i in ask])
         asked = set(ask)
     if params.sure_side_min:
-        # the frame's die side again, from the peaks read surely: on a tray of dice touching in
-        # pairs, half the peaks are two dice found as one, and their median is no die's side
-        sure = [f.side_px for f, p in zip(keep, probs, strict=True)
-                if int(p.argmax()) < 6 and p.max() >= params.min_value_prob]
+        # the frame's die side again, from the strong peaks (`found_side`) read surely as a d6
+        # value or as no d6 (a numeral die): on a tray of dice touching in pairs, half the peaks
+        # are two dice found as one, and their median is no die's side
+        sure = [f.side_px for f, p in zip(keep, probs, strict=True) if f.score >= params.side_ref_score * top
+                and (int(p.argmax()) < 6 or int(p.argmax()) == learned.OTHER) and p.max() >= params.min_value_prob]
         if len(sure) >= params.sure_side_min:
             die_side = med = float(np.median(sure))
     t2 = time.perf_counter()
@@ -729,15 +730,21 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
         halves = [(i, h) for i in look for h in _domino(frame, keep[i].center, frame_side, tray_lab, params)]
         if halves:
             # the halves read where they are, by the bigger classifier at `low_views` views: both
-            # at `min_value_prob`, the lean network not sure either leans
+            # at `min_value_prob`, the lean network not sure either leans, neither within
+            # `split_apart` sides of a die another peak read surely (a half that is the die the
+            # other peak read left the other answered alone: a leaning die beside it, seed 203002)
             crops = [learned.crop_die(frame, c, s) for _, (c, s) in halves]
             read, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
             leans = learned.lean_probs(models.lean, crops) if models.lean is not None else np.zeros(len(crops))
+            xy = np.array(taken, np.float64).reshape(-1, 2)
+            halves_of: dict[int, list] = {}
             for (i, (c, s)), p, crop, pl in zip(halves, read, crops, leans, strict=True):
                 k = int(p.argmax())
-                if k < 6 and p[k] >= params.min_value_prob and pl < params.lean_max_p:
-                    out.setdefault(i, []).append(_d6(k, p, crop, c, square_outline(c, s), light))
-            out = {i: dice for i, dice in out.items() if len(dice) == 2}
+                if len(xy) and np.hypot(xy[:, 0] - c[0], xy[:, 1] - c[1]).min() < params.split_apart * frame_side:
+                    halves_of.setdefault(i, []).append(None)
+                elif k < 6 and p[k] >= params.min_value_prob and pl < params.lean_max_p:
+                    halves_of.setdefault(i, []).append(_d6(k, p, crop, c, square_outline(c, s), light))
+            out = {i: two for i, two in halves_of.items() if len(two) == 2 and None not in two}
     rest = [i for i in look if i not in out]
     found = _around(frame, [(keep[i].center, min(sides[i], frame_side)) for i in rest], taken, models, light,
                     frame_side, params)

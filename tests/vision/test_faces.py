@@ -375,7 +375,9 @@ def test_the_scan_answers_no_d6_beside_a_die_seen_leaning(monkeypatch):
     assert all(any(x.why == "cocked" and math.dist(x.center, c) < 25 for x in r.rejected) for c in leaning)
     monkeypatch.setattr(kinds, "_leaning", lambda frame, cocked, typical: [])
     monkeypatch.setattr(kinds, "SCAN_LEAN_P", 1.01)  # nor the lean look at the scan's own d6
-    assert answered(read_dice(frame)) == leaning  # the scan alone would read them
+    # the scan alone would read them (at the frame's die side of every peak: with the side of the
+    # peaks read surely, forty-first session, it no longer finds them either)
+    assert answered(read_dice(frame, params=replace(DEFAULT_PARAMS, sure_side_min=0))) == leaning
 
 
 def test_the_scan_gives_no_unsure_d6_beside_a_die_refused_cocked(monkeypatch):
@@ -404,7 +406,9 @@ def test_the_scan_gives_no_unsure_d6_beside_a_die_refused_cocked(monkeypatch):
     r = read_dice(frame, params=first_refusal)
     assert [d.value for d in r.dice if math.dist(d.center, die) < 25] == [2]
     monkeypatch.setattr(kinds, "SCAN_COCKED_MIN_P", 0.0)
-    assert wrong_near(read_dice(frame, params=first_refusal)) == [1, 1]  # what the scan alone answers
+    # what the scan alone answers (the two 2s, an oblong, are halved before it since the forty-first
+    # session)
+    assert wrong_near(read_dice(frame, params=replace(first_refusal, domino_min=0.0))) == [1, 1]
 
 
 def test_a_flat_die_touching_another_refused_stacked_at_first_is_read():
