@@ -67,8 +67,8 @@ class Params:
     sure_side_min: int = 3  # after the first look, the frame's die side is the median of the peaks
     # read surely, when there are this many (0: never); a tray of dice touching in pairs, half its
     # peaks two dice found as one, gave a side 1.3 times its dice's (bench 20p, rendered seeds 0-7
-    # at 2 MP: 126 -> 133 of 160 right; seed 7300 +4, 7320 -2 right;
-    # the real sets the same, matteop65 one more die answered where none is)
+    # at 2 MP: 126 -> 133 of 160 right); counted: peaks read as a d6 value or as no d6 (numeral
+    # dice: a mixed frame), at `side_ref_score` (a printed cloth's motifs are weak peaks)
     dup_sides: float = 0.5  # two peaks nearer than this many sides are one die
     touch_gate: float = 1.15  # the touching-dice detector looks only at a frame with a peak this many
     # times the median side (two dice seen as one; a tray of like dice pays nothing; 1.3: 5 of
