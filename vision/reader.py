@@ -8,6 +8,7 @@ Steps (each timed into Reading.timings_ms):
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Collection
 
@@ -471,15 +472,14 @@ def _pairs_split(found: list[learned.Found], touching: list[learned.Found],
         near = [j for j in np.flatnonzero(np.hypot(*(xy - f.center).T) <= params.twin_reach * f.side_px)
                 if j not in used]
         best = None
-        for a in near:
-            for b in near:
-                ga, gb = touching[a], touching[b]
-                d = float(np.hypot(ga.center[0] - gb.center[0], ga.center[1] - gb.center[1]))
-                mid = ((ga.center[0] + gb.center[0]) / 2, (ga.center[1] + gb.center[1]) / 2)
-                if a < b and d >= params.twin_apart * (ga.side_px + gb.side_px) / 2 and \
-                        np.hypot(mid[0] - f.center[0], mid[1] - f.center[1]) <= d / 4 and \
-                        (best is None or ga.score + gb.score > best[0]):
-                    best = (ga.score + gb.score, a, b)
+        for a, b in itertools.combinations(near, 2):
+            ga, gb = touching[a], touching[b]
+            d = float(np.hypot(ga.center[0] - gb.center[0], ga.center[1] - gb.center[1]))
+            mid = ((ga.center[0] + gb.center[0]) / 2, (ga.center[1] + gb.center[1]) / 2)
+            if d >= params.twin_apart * (ga.side_px + gb.side_px) / 2 and \
+                    np.hypot(mid[0] - f.center[0], mid[1] - f.center[1]) <= d / 4 and \
+                    (best is None or ga.score + gb.score > best[0]):
+                best = (ga.score + gb.score, a, b)
         if best is None:
             out.append(f)
         else:
@@ -708,7 +708,9 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
     peak's index: its dice}. A peak is looked at when the first look reads
     no value surely (`min_value_prob`) or reads it leaning, the lean network
     not sure of it; not when it lies near the frame's edge (`split_reach`
-    sides). Two or more dice found around it (`_around`, away from every
+    sides). A peak in an oblong twice as long as wide (`_domino`) is the two
+    dice its halves read as, when both are read surely; else two or more
+    dice found around it (`_around`, away from every
     other peak's sure answer) are its dice; one alone changes nothing (the
     peak is one die, read as before)."""
     leaning = (learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED])
@@ -731,8 +733,9 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
         if halves:
             # the halves read where they are, by the bigger classifier at `low_views` views: both
             # at `min_value_prob`, the lean network not sure either leans, neither within
-            # `split_apart` sides of a die another peak read surely (a half that is the die the
-            # other peak read left the other answered alone: a leaning die beside it, seed 203002)
+            # `split_apart` sides of a die another peak read surely (were such a half taken for
+            # that die and the other answered alone, a leaning die beside a flat one would be
+            # answered: rendered scene 203002)
             crops = [learned.crop_die(frame, c, s) for _, (c, s) in halves]
             read, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
             leans = learned.lean_probs(models.lean, crops) if models.lean is not None else np.zeros(len(crops))
@@ -769,7 +772,7 @@ def _domino(frame: np.ndarray, centre, frame_side: float, tray_lab, params: Para
     _, mask = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    n, lab_img = cv2.connectedComponents(mask)
+    _, lab_img = cv2.connectedComponents(mask)
     own = lab_img[r, r]
     if own == 0:
         return []
