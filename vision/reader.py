@@ -333,7 +333,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     close_up = max(h, w) <= learned.CLOSE_UP_MAX_PX
     # a peak read as no sure value, or as leaning by the classifier alone, may lie between two
     # dice touching, found as one: looked at around it
-    split = _split_look(frame, keep, sides, probs, offs, lean, models, light, med, params, tray_lab) \
+    split = _split_look(frame, keep, sides, probs, offs, lean, models, light, med, tray_lab, params) \
         if params.split_shifts else {}
     dice: list[Die] = [d for i in sorted(split) for d in split[i]]
     rejected: list[Rejection] = []
@@ -703,12 +703,12 @@ def _cut_margin(side: float, frame_side: float, params: Params = DEFAULT_PARAMS)
 
 def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float], probs: np.ndarray,
                 offs: np.ndarray, lean: np.ndarray, models: learned.Models, light, frame_side: float,
-                params: Params = DEFAULT_PARAMS, tray_lab=None) -> dict[int, list[Die]]:
+                tray_lab: tuple[float, float, float], params: Params = DEFAULT_PARAMS) -> dict[int, list[Die]]:
     """The peaks that are two dice touching, found as one between them: {the
     peak's index: its dice}. A peak is looked at when the first look reads
     no value surely (`min_value_prob`) or reads it leaning, the lean network
     not sure of it; not when it lies near the frame's edge (`split_reach`
-    sides). A peak in an oblong twice as long as wide (`_domino`) is the two
+    sides). A peak in an oblong twice as long as wide (`_domino_dice`) is the two
     dice its halves read as, when both are read surely; else two or more
     dice found around it (`_around`, away from every
     other peak's sure answer) are its dice; one alone changes nothing (the
@@ -727,27 +727,8 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
         return {}
     taken = [_offset(keep[j].center, offs[j], sides[j])
              for j, p in enumerate(probs) if int(p.argmax()) < 6 and p.max() >= params.min_value_prob]
-    out: dict[int, list[Die]] = {}
-    if params.domino_min > 0 and tray_lab is not None:
-        halves = [(i, h) for i in look for h in _domino(frame, keep[i].center, frame_side, tray_lab, params)]
-        if halves:
-            # the halves read where they are, by the bigger classifier at `low_views` views: both
-            # at `min_value_prob`, the lean network not sure either leans, neither within
-            # `split_apart` sides of a die another peak read surely (were such a half taken for
-            # that die and the other answered alone, a leaning die beside a flat one would be
-            # answered: rendered scene 203002)
-            crops = [learned.crop_die(frame, c, s) for _, (c, s) in halves]
-            read, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
-            leans = learned.lean_probs(models.lean, crops) if models.lean is not None else np.zeros(len(crops))
-            xy = np.array(taken, np.float64).reshape(-1, 2)
-            halves_of: dict[int, list] = {}
-            for (i, (c, s)), p, crop, pl in zip(halves, read, crops, leans, strict=True):
-                k = int(p.argmax())
-                if len(xy) and np.hypot(xy[:, 0] - c[0], xy[:, 1] - c[1]).min() < params.split_apart * frame_side:
-                    halves_of.setdefault(i, []).append(None)
-                elif k < 6 and p[k] >= params.min_value_prob and pl < params.lean_max_p:
-                    halves_of.setdefault(i, []).append(_d6(k, p, crop, c, square_outline(c, s), light))
-            out = {i: two for i, two in halves_of.items() if len(two) == 2 and None not in two}
+    pairs = _domino_dice(frame, [keep[i].center for i in look], taken, models, light, frame_side, tray_lab, params)
+    out = {look[n]: two for n, two in pairs.items()}
     rest = [i for i in look if i not in out]
     found = _around(frame, [(keep[i].center, min(sides[i], frame_side)) for i in rest], taken, models, light,
                     frame_side, params)
@@ -755,10 +736,42 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
                   if len(dice) >= 2 and not any(leans for _, leans in dice)}
 
 
+def _domino_dice(frame: np.ndarray, places: list, taken: list, models: learned.Models, light, frame_side: float,
+                 tray_lab: tuple[float, float, float], params: Params = DEFAULT_PARAMS) -> dict[int, list[Die]]:
+    """The two dice of each place (a peak's centre) that lies in an oblong
+    (`_domino`), {place's index: [die, die]}: its halves read where they
+    are by the bigger classifier at `low_views` views, both at
+    `min_value_prob`, the lean network not sure either leans, neither within
+    `split_apart` sides of a centre in `taken` (were such a half taken for
+    that die and the other answered alone, a leaning die beside a flat one
+    would be answered: rendered scene 203002). `domino_min` 0: none."""
+    if not params.domino_min:
+        return {}
+    halves = [(n, h) for n, c in enumerate(places) for h in _domino(frame, c, frame_side, tray_lab, params)]
+    if not halves:
+        return {}
+    crops = [learned.crop_die(frame, c, s) for _, (c, s) in halves]
+    read, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
+    leans = learned.lean_probs(models.lean, crops) if models.lean is not None else np.zeros(len(crops))
+    got: dict[int, list[Die | None]] = {}
+    for (n, (c, s)), p, crop, pl in zip(halves, read, crops, leans, strict=True):
+        k = int(p.argmax())
+        sure = (k < 6 and p[k] >= params.min_value_prob and pl < params.lean_max_p
+                and not _near_any(taken, c, params.split_apart * frame_side))
+        got.setdefault(n, []).append(_d6(k, p, crop, c, square_outline(c, s), light) if sure else None)
+    return {n: two for n, two in got.items() if None not in two}
+
+
+def _near_any(points: list, centre, radius: float) -> bool:
+    """Whether any of `points` ((x, y) each) lies nearer than `radius` to `centre`."""
+    xy = np.array(points, np.float64).reshape(-1, 2)
+    return bool(len(xy)) and float(np.hypot(xy[:, 0] - centre[0], xy[:, 1] - centre[1]).min()) < radius
+
+
 def _domino(frame: np.ndarray, centre, frame_side: float, tray_lab, params: Params = DEFAULT_PARAMS) -> list:
     """Two touching dice found as one, seen as what they are: an oblong
-    unlike the tray (Lab distance, the lightness counted half: a shadow is
-    the tray darker), about twice as long as wide (`domino_min` to
+    unlike the tray (Lab distance, the lightness counted `bg_l_weight`: a
+    shadow is the tray darker), about twice as long as wide (`domino_min` to
     `domino_max`), round the peak: the centres of its two halves and their
     side, [(centre, side), ...]; [] for anything else."""
     h, w = frame.shape[:2]
@@ -767,12 +780,10 @@ def _domino(frame: np.ndarray, centre, frame_side: float, tray_lab, params: Para
     if x0 < 0 or y0 < 0 or x0 + 2 * r >= w or y0 + 2 * r >= h:
         return []
     lab = cv2.cvtColor(frame[y0:y0 + 2 * r, x0:x0 + 2 * r], cv2.COLOR_BGR2Lab).astype(np.float32)
-    diff = (lab - np.float32(tray_lab)) * np.float32([0.5, 1.0, 1.0])
+    diff = (lab - np.float32(tray_lab)) * np.float32([params.bg_l_weight, 1.0, 1.0])
     dist = np.clip(np.sqrt((diff * diff).sum(axis=2)), 0, 255).astype(np.uint8)
     _, mask = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    _, lab_img = cv2.connectedComponents(mask)
+    _, lab_img = cv2.connectedComponents(segment.clean_mask(mask, 4))
     own = lab_img[r, r]
     if own == 0:
         return []
@@ -822,7 +833,6 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
             ask.append(int(n))
     crops = [learned.crop_die(frame, centres[n], side[n]) for n in ask]
     read, _ = learned.classify(models.second or models.classifier, crops, params.low_views) if ask else ([], [])
-    taken_xy = np.array(taken, np.float64).reshape(-1, 2)
     apart, reach = params.split_apart * frame_side, params.split_reach * frame_side
     h, w = frame.shape[:2]
     cut = [_cut_margin(s, frame_side, params) for s in side]  # the first look's edge rule
@@ -835,7 +845,7 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
         if np.hypot(x - places[i][0][0], y - places[i][0][1]) > reach or not (
                 cut[n] <= x <= w - 1 - cut[n] and cut[n] <= y <= h - 1 - cut[n]):
             continue
-        if len(taken_xy) and np.hypot(taken_xy[:, 0] - x, taken_xy[:, 1] - y).min() < apart:
+        if _near_any(taken, (x, y), apart):
             continue
         if all(np.hypot(x - centres[ask[m]][0], y - centres[ask[m]][1]) >= apart for m in kept[i]):
             kept[i].append(j)
