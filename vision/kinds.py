@@ -670,10 +670,10 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     candidates = [(c, False) for c in looked + [tuple(p) for p in places]] + [(tuple(c), True) for c in pairs]
     for c, beside_answers in candidates:
         if ((beside_answers or not _near(c, answers, MERGE_SIDES * typical))
-                and not _near_pts(c, spots, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h):
+                and not near_points(c, spots, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h):
             spots.append(c)
     for c in bones:
-        if not _near_pts(c, spots, BONE_FREE_SIDES * typical):
+        if not near_points(c, spots, BONE_FREE_SIDES * typical):
             spots.append(c)
     if not spots:
         return answers, refused
@@ -785,7 +785,7 @@ def _bone_places(frame: np.ndarray, typical: float, answers: list[Die],
     out: list[tuple[float, float]] = []
     for x, y in zip(*np.nonzero(peak)[::-1], strict=True):
         c = ((x + 0.5) / k - 0.5, (y + 0.5) / k - 0.5)
-        if not _near_pts(c, seen + out, BONE_FREE_SIDES * typical):
+        if not near_points(c, seen + out, BONE_FREE_SIDES * typical):
             out.append(c)
     return out
 
@@ -889,10 +889,11 @@ def _side(item: Die | Rejection, typical: float) -> float:
 
 
 def _near(c, others, dist: float) -> bool:
-    return _near_pts(c, [o.center for o in others], dist)
+    return near_points(c, [o.center for o in others], dist)
 
 
-def _near_pts(c, points, dist: float) -> bool:
+def near_points(c, points, dist: float) -> bool:
+    """Whether any of `points` ((x, y) each) lies nearer than `dist` to `c`."""
     return any(np.hypot(c[0] - p[0], c[1] - p[1]) < dist for p in points)
 
 

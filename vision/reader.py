@@ -757,15 +757,9 @@ def _domino_dice(frame: np.ndarray, places: list, taken: list, models: learned.M
     for (n, (c, s)), p, crop, pl in zip(halves, read, crops, leans, strict=True):
         k = int(p.argmax())
         sure = (k < 6 and p[k] >= params.min_value_prob and pl < params.lean_max_p
-                and not _near_any(taken, c, params.split_apart * frame_side))
+                and not kinds.near_points(c, taken, params.split_apart * frame_side))
         got.setdefault(n, []).append(_d6(k, p, crop, c, square_outline(c, s), light) if sure else None)
     return {n: two for n, two in got.items() if None not in two}
-
-
-def _near_any(points: list, centre, radius: float) -> bool:
-    """Whether any of `points` ((x, y) each) lies nearer than `radius` to `centre`."""
-    xy = np.array(points, np.float64).reshape(-1, 2)
-    return bool(len(xy)) and float(np.hypot(xy[:, 0] - centre[0], xy[:, 1] - centre[1]).min()) < radius
 
 
 def _domino(frame: np.ndarray, centre, frame_side: float, tray_lab, params: Params = DEFAULT_PARAMS) -> list:
@@ -845,7 +839,7 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
         if np.hypot(x - places[i][0][0], y - places[i][0][1]) > reach or not (
                 cut[n] <= x <= w - 1 - cut[n] and cut[n] <= y <= h - 1 - cut[n]):
             continue
-        if _near_any(taken, (x, y), apart):
+        if kinds.near_points((x, y), taken, apart):
             continue
         if all(np.hypot(x - centres[ask[m]][0], y - centres[ask[m]][1]) >= apart for m in kept[i]):
             kept[i].append(j)
