@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.dataset import load_dataset
+from calibration.dataset import load_dataset, parse_labels
+from calibration.evaluate import score_image
 from tests.vision.drawing import draw_die, tray
 from vision import learned, read_dice
 from vision.params import DEFAULT_PARAMS
@@ -272,14 +273,11 @@ def test_a_tray_of_dice_touching_in_pairs_is_read():
     from calibration.synth_layout import pairs_scene_spec
 
     frame, label = make_scene(pairs_scene_spec((1920, 1080), 10, 0.032 * 1920, 7))
+    sample = parse_labels(label, Path("pairs.png"))
 
     def right_and_wrong(params):
-        dice = read_dice(frame, params=params).dice
-        got = [min(dice, key=lambda d: np.hypot(d.center[0] - x, d.center[1] - y), default=None)
-               for x, y in (t["center"] for t in label["dice"])]
-        near = [(g, t) for g, t in zip(got, label["dice"], strict=True)
-                if g is not None and np.hypot(g.center[0] - t["center"][0], g.center[1] - t["center"][1]) < 30]
-        return sum(g.value == t["value"] for g, t in near), sum(g.value != t["value"] for g, t in near)
+        result = score_image(sample, read_dice(frame, params=params), frame.shape)  # as `dicestation eval`
+        return result.right, result.wrong
 
     right, wrong = right_and_wrong(DEFAULT_PARAMS)
     assert right >= 18 and wrong == 0
