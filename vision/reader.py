@@ -825,21 +825,24 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
                 owner[m] != i or np.hypot(x - centres[m][0], y - centres[m][1]) >= params.split_same * side[n]
                 for m in ask):
             ask.append(int(n))
-    crops = [learned.crop_die(frame, centres[n], side[n]) for n in ask]
-    read, _ = learned.classify(models.second or models.classifier, crops, params.low_views) if ask else ([], [])
     apart, reach = params.split_apart * frame_side, params.split_reach * frame_side
     h, w = frame.shape[:2]
-    cut = [_cut_margin(s, frame_side, params) for s in side]  # the first look's edge rule
+
+    def may_be(n: int) -> bool:
+        """A place's die may lie where crop n came to: within reach of the place, not cut
+        by the frame's edge (the first look's rule), away from every sure die."""
+        (x, y), (px, py), cut = centres[n], places[owner[n]][0], _cut_margin(side[n], frame_side, params)
+        return (np.hypot(x - px, y - py) <= reach and cut <= x <= w - 1 - cut and cut <= y <= h - 1 - cut
+                and not kinds.near_points((x, y), taken, apart))
+
+    ask = [n for n in ask if may_be(n)]  # the bigger classifier reads only where a die may be
+    crops = [learned.crop_die(frame, centres[n], side[n]) for n in ask]
+    read, _ = learned.classify(models.second or models.classifier, crops, params.low_views) if ask else ([], [])
     kept: list[list[int]] = [[] for _ in places]
     for j in sorted(range(len(ask)), key=lambda j: -float(read[j].max())):
         n = ask[j]
         i, k, (x, y) = owner[n], int(read[j].argmax()), centres[n]
         if k >= 6 or read[j][k] < params.split_min_prob:
-            continue
-        if np.hypot(x - places[i][0][0], y - places[i][0][1]) > reach or not (
-                cut[n] <= x <= w - 1 - cut[n] and cut[n] <= y <= h - 1 - cut[n]):
-            continue
-        if kinds.near_points((x, y), taken, apart):
             continue
         if all(np.hypot(x - centres[ask[m]][0], y - centres[ask[m]][1]) >= apart for m in kept[i]):
             kept[i].append(j)
