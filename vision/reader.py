@@ -740,7 +740,7 @@ def _domino_dice(frame: np.ndarray, places: list, taken: list, models: learned.M
                  tray_lab: tuple[float, float, float], params: Params = DEFAULT_PARAMS) -> dict[int, list[Die]]:
     """The two dice of each place (a peak's centre) that lies in an oblong
     (`_domino`), {place's index: [die, die]}: its halves read where they
-    are by the bigger classifier at `low_views` views, both at
+    are by the bigger classifier at `split_views` views, both at
     `min_value_prob`, the lean network not sure either leans, neither within
     `split_apart` sides of a centre in `taken` (were such a half taken for
     that die and the other answered alone, a leaning die beside a flat one
@@ -751,7 +751,7 @@ def _domino_dice(frame: np.ndarray, places: list, taken: list, models: learned.M
     if not halves:
         return {}
     crops = [learned.crop_die(frame, c, s) for _, (c, s) in halves]
-    read, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
+    read, _ = learned.classify(models.second or models.classifier, crops, params.split_views)
     leans = learned.lean_probs(models.lean, crops) if models.lean is not None else np.zeros(len(crops))
     got: dict[int, list[Die | None]] = {}
     for (n, (c, s)), p, crop, pl in zip(halves, read, crops, leans, strict=True):
@@ -799,8 +799,9 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
     side start `split_shifts` frame die sides from it in 8 directions and
     follow the classifier's centre offsets `split_steps` times; where the
     classifier then reads a value at `split_ask_prob` (once for crops that
-    met within `split_same` sides), the bigger classifier reads at
-    `low_views` views. The dice read at `split_min_prob`, `split_apart`
+    met within `split_same` sides) and a die of the place may lie (within
+    `split_reach`, not cut, away from `taken`: the rules below), the bigger
+    classifier reads at `split_views` views. The dice read at `split_min_prob`, `split_apart`
     sides apart (the surest first), each that far from every centre in
     `taken`, within `split_reach` sides of the place and not cut by the
     frame's edge (`cut_sides`, `cut_frame_sides`, as the first look), the
@@ -837,7 +838,7 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
 
     ask = [n for n in ask if may_be(n)]  # the bigger classifier reads only where a die may be
     crops = [learned.crop_die(frame, centres[n], side[n]) for n in ask]
-    read, _ = learned.classify(models.second or models.classifier, crops, params.low_views) if ask else ([], [])
+    read, _ = learned.classify(models.second or models.classifier, crops, params.split_views) if ask else ([], [])
     kept: list[list[int]] = [[] for _ in places]
     for j in sorted(range(len(ask)), key=lambda j: -float(read[j].max())):
         n = ask[j]
