@@ -797,15 +797,15 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
             params: Params = DEFAULT_PARAMS) -> list[list[tuple[Die, bool]]]:
     """The d6 found around each place, (centre, side) each: crops of that
     side start `split_shifts` frame die sides from it in 8 directions and
-    follow the classifier's centre offsets `split_steps` times; where the
+    follow the classifier's centre offsets `split_steps` times. Where the
     classifier then reads a value at `split_ask_prob` (once for crops that
     met within `split_same` sides) and a die of the place may lie (within
-    `split_reach`, not cut, away from `taken`: the rules below), the bigger
-    classifier reads at `split_views` views. The dice read at `split_min_prob`, `split_apart`
-    sides apart (the surest first), each that far from every centre in
-    `taken`, within `split_reach` sides of the place and not cut by the
-    frame's edge (`cut_sides`, `cut_frame_sides`, as the first look), the
-    lean network not sure it leans: (die, leans) each."""
+    `split_reach` sides of the place, not cut by the frame's edge as at the
+    first look: `cut_sides`, `cut_frame_sides`; `split_apart` frame die
+    sides from every centre in `taken`), the bigger classifier reads at
+    `split_views` views. The dice it reads at `split_min_prob`, that far
+    apart (the surest first), the lean network not sure it leans:
+    (die, leans) each."""
     if not places:
         return []
     turns = np.arange(8) * np.pi / 4
