@@ -822,9 +822,8 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
     ask: list[int] = []
     for n in np.argsort(-first.max(axis=1)):
         i, (x, y) = owner[n], centres[n]
-        if int(first[n].argmax()) < 6 and first[n].max() >= params.split_ask_prob and all(
-                owner[m] != i or np.hypot(x - centres[m][0], y - centres[m][1]) >= params.split_same * side[n]
-                for m in ask):
+        if int(first[n].argmax()) < 6 and first[n].max() >= params.split_ask_prob and not kinds.near_points(
+                (x, y), [centres[m] for m in ask if owner[m] == i], params.split_same * side[n]):
             ask.append(int(n))
     apart, reach = params.split_apart * frame_side, params.split_reach * frame_side
     h, w = frame.shape[:2]
@@ -845,7 +844,7 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
         i, k, (x, y) = owner[n], int(read[j].argmax()), centres[n]
         if k >= 6 or read[j][k] < params.split_min_prob:
             continue
-        if all(np.hypot(x - centres[ask[m]][0], y - centres[ask[m]][1]) >= apart for m in kept[i]):
+        if not kinds.near_points((x, y), [centres[ask[m]] for m in kept[i]], apart):
             kept[i].append(j)
     every = [j for js in kept for j in js]
     leans = dict.fromkeys(every, 0.0)
