@@ -113,13 +113,45 @@ def crop_matrix(centre: tuple[float, float], side_px: float, angle_deg: float = 
     return m
 
 
+class Shrunk:
+    """A frame and its reductions by whole factors (OpenCV's fast whole-factor
+    INTER_AREA, cells from the frame's corner), each made when first asked
+    for: a read that cuts hundreds of crops of big dice shrinks the frame
+    once per factor instead of each crop's neighbourhood (`crop_die`'s
+    `shrunk`). Its crops differ from those of the neighbourhood, whose cells
+    start by the crop, only in where the cells start: within one cell."""
+
+    def __init__(self, frame_bgr: np.ndarray) -> None:
+        self.frame = frame_bgr
+        self._by: dict[int, np.ndarray] = {}
+
+    def by(self, f: int) -> np.ndarray:
+        if f not in self._by:
+            h, w = self.frame.shape[0] // f, self.frame.shape[1] // f
+            self._by[f] = cv2.resize(self.frame[:h * f, :w * f], (w, h), interpolation=cv2.INTER_AREA)
+        return self._by[f]
+
+
+def shrunk_for(frame_bgr: np.ndarray, sides_px: list[float], sides: float = CROP_SIDES,
+               out_px: int = CROP_PX) -> Shrunk | None:
+    """The frame's reductions for crops of dice of these sides, when their
+    neighbourhoods (`crop_die`) would shrink more pixels than the frame has
+    (a few big crops: None, each shrinks its own)."""
+    area = sum((2 * (sides * s * 0.75 + 2)) ** 2 for s in sides_px if sides * s / out_px >= 2.0)
+    return Shrunk(frame_bgr) if area > frame_bgr.shape[0] * frame_bgr.shape[1] else None
+
+
 def crop_die(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,
              angle_deg: float = 0.0, out_px: int = CROP_PX, sides: float = CROP_SIDES,
-             squash: float = 1.0) -> np.ndarray:
+             squash: float = 1.0, shrunk: Shrunk | None = None) -> np.ndarray:
     """The classifier's crop of one die; beyond the frame is black (a die
     cut by the frame's edge looks cut). `squash` < 1: the crop takes in that
     share of its height from the frame, stretched to square (a top face
-    seen obliquely, foreshortened up and down, looks as from above)."""
+    seen obliquely, foreshortened up and down, looks as from above).
+    `shrunk`: the frame's whole-factor reductions, for a read that cuts many
+    crops (faster; the cells start at the frame's corner, not by the crop).
+    Without it the crop is what scripts/train_dice.py cuts from the die's
+    own patch."""
     src = frame_bgr
     m = crop_matrix(centre, side_px, angle_deg, out_px, sides)
     if squash != 1.0:
@@ -127,19 +159,22 @@ def crop_die(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,
     shrink = (sides * side_px) / out_px
     if shrink >= 2.0:  # big dice: shrink the neighbourhood first, against aliasing
         f = int(shrink)
-        half = sides * side_px * 0.75 + 2
-        x0 = max(0, int(centre[0] - half))
-        y0 = max(0, int(centre[1] - half))
-        # a whole number of f-pixel cells: OpenCV's whole-factor INTER_AREA is ~10x faster
-        x1 = x0 + (min(frame_bgr.shape[1], int(centre[0] + half) + 1) - x0) // f * f
-        y1 = y0 + (min(frame_bgr.shape[0], int(centre[1] + half) + 1) - y0) // f * f
-        if x1 - x0 >= f and y1 - y0 >= f:
-            sub = frame_bgr[y0:y1, x0:x1]
-            src = cv2.resize(sub, ((x1 - x0) // f, (y1 - y0) // f), interpolation=cv2.INTER_AREA)
-            sx, sy = 1.0 / f, 1.0 / f
-            # frame -> sub-sampled: p' = (p - origin) * s
-            t = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1]])
-            m = m @ np.linalg.inv(t)
+        if shrunk is not None and squash == 1.0:  # (a squashed crop reaches out of the neighbourhood)
+            src, x0, y0 = shrunk.by(f), 0, 0  # the whole frame's reduction
+        else:
+            half = sides * side_px * 0.75 + 2
+            x0 = max(0, int(centre[0] - half))
+            y0 = max(0, int(centre[1] - half))
+            # a whole number of f-pixel cells: OpenCV's whole-factor INTER_AREA is ~10x faster
+            x1 = x0 + (min(frame_bgr.shape[1], int(centre[0] + half) + 1) - x0) // f * f
+            y1 = y0 + (min(frame_bgr.shape[0], int(centre[1] + half) + 1) - y0) // f * f
+            if x1 - x0 >= f and y1 - y0 >= f:
+                src = cv2.resize(frame_bgr[y0:y1, x0:x1], ((x1 - x0) // f, (y1 - y0) // f),
+                                 interpolation=cv2.INTER_AREA)
+            else:  # (nothing of the frame there: the crop is black)
+                f, x0, y0 = 1, 0, 0
+        # the crop's map after sub-sampled -> frame (p = origin + f p')
+        m = np.hstack([m[:, :2] * f, m[:, :2] @ [[x0], [y0]] + m[:, 2:]])
     return cv2.warpAffine(src, m[:2], (out_px, out_px), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 

@@ -813,8 +813,9 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
     side = [places[i][1] for i in owner]
     centres = [(x + r * frame_side * np.cos(a), y + r * frame_side * np.sin(a))
                for (x, y), _ in places for r in params.split_shifts for a in turns]
+    shrunk = learned.shrunk_for(frame, side * (params.split_steps + 2))  # each step's crops, the asked
     for step in range(params.split_steps + 1):  # the last read is where the crops came to
-        first, moved = learned.classify(models.classifier, [learned.crop_die(frame, c, s)
+        first, moved = learned.classify(models.classifier, [learned.crop_die(frame, c, s, shrunk=shrunk)
                                                              for c, s in zip(centres, side, strict=True)])
         if step < params.split_steps:
             centres = [_offset(c, o, s) for c, o, s in zip(centres, moved, side, strict=True)]
@@ -836,7 +837,7 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
                 and not kinds.near_points((x, y), taken, apart))
 
     ask = [n for n in ask if may_be(n)]  # the bigger classifier reads only where a die may be
-    crops = [learned.crop_die(frame, centres[n], side[n]) for n in ask]
+    crops = [learned.crop_die(frame, centres[n], side[n], shrunk=shrunk) for n in ask]
     read, _ = learned.classify(models.second or models.classifier, crops, params.split_views) if ask else ([], [])
     kept: list[list[int]] = [[] for _ in places]
     for j in sorted(range(len(ask)), key=lambda j: -float(read[j].max())):

@@ -74,6 +74,32 @@ def test_a_squashed_crop_shows_a_flattened_face_square(side):
     assert np.mean(np.abs(learned.crop_die(flat, (400.0, 300.0), side).astype(np.int16) - want) > 60) > 0.1
 
 
+@pytest.mark.parametrize("side,angle", [(70.0, 0.0), (140.0, 25.0), (100.0, 60.0)])
+def test_a_crop_from_the_frames_reduction_is_the_dies_own(side, angle):
+    """A read that cuts many crops of big dice shrinks the frame once
+    (`Shrunk`): each die's crop from it shows the die as its own
+    neighbourhood's crop does, the cells starting elsewhere (within one)."""
+    img = tray(1600, 1200, bgr=(60, 110, 40))
+    centres = [(301.3, 250.6), (777.0, 611.9), (1222.5, 903.2)]
+    for c, value in zip(centres, (1, 5, 6), strict=True):
+        draw_die(img, c, side, value, angle_deg=angle, body_bgr=(30, 30, 200), pip_bgr=(240, 240, 240))
+    shrunk = learned.Shrunk(img)
+    for c in centres:
+        own = learned.crop_die(img, c, side, angle).astype(np.int16)
+        got = learned.crop_die(img, c, side, angle, shrunk=shrunk).astype(np.int16)
+        assert np.mean(np.abs(got - own)) < 3.0  # the same picture (mean grey level)
+        assert np.mean(np.abs(got - own) > 60) < 0.02  # no pip or edge moved
+    # off the frame it is black too
+    assert not learned.crop_die(img, (-500.0, 300.0), side, shrunk=shrunk).any()
+
+
+def test_the_frame_is_shrunk_once_only_for_many_crops_of_big_dice():
+    img = np.zeros((1080, 1920, 3), np.uint8)
+    assert learned.shrunk_for(img, [70.0] * 10) is None  # ten neighbourhoods: shrunk each
+    assert isinstance(learned.shrunk_for(img, [70.0] * 300), learned.Shrunk)
+    assert learned.shrunk_for(img, [30.0] * 3000) is None  # small dice are not shrunk at all
+
+
 def test_crop_beyond_the_frame_is_black():
     img = tray()
     crop = learned.crop_die(img, (2.0, 300.0), 60.0)
