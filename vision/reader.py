@@ -813,7 +813,9 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
     side = [places[i][1] for i in owner]
     centres = [(x + r * frame_side * np.cos(a), y + r * frame_side * np.sin(a))
                for (x, y), _ in places for r in params.split_shifts for a in turns]
-    shrunk = learned.shrunk_for(frame, side * (params.split_steps + 2))  # each step's crops, the asked
+    # its crops cut from the frame shrunk once when they are many: those of each read, and at
+    # most as many again asked of the bigger classifier
+    shrunk = learned.shrunk_for(frame, side * (params.split_steps + 2))
     for step in range(params.split_steps + 1):  # the last read is where the crops came to
         first, moved = learned.classify(models.classifier, [learned.crop_die(frame, c, s, shrunk=shrunk)
                                                              for c, s in zip(centres, side, strict=True)])
