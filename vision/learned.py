@@ -132,12 +132,26 @@ class Shrunk:
         return self._by[f]
 
 
+def _shrink_factor(side_px: float, sides: float = CROP_SIDES, out_px: int = CROP_PX) -> int:
+    """The whole factor a big die's neighbourhood is shrunk by before its crop
+    is warped (the crop's pixels span this many of the frame's, at least 2;
+    1: not shrunk)."""
+    f = int(sides * side_px / out_px)
+    return f if f >= 2 else 1
+
+
+def _neighbourhood_half(side_px: float, sides: float = CROP_SIDES) -> float:
+    """Half the side of the square around a die that its crop is cut from (a
+    turned crop reaches 0.71 of `sides` sides out, and its warp a pixel more)."""
+    return sides * side_px * 0.75 + 2
+
+
 def shrunk_for(frame_bgr: np.ndarray, sides_px: list[float], sides: float = CROP_SIDES,
                out_px: int = CROP_PX) -> Shrunk | None:
     """The frame's reductions for crops of dice of these sides, when their
     neighbourhoods (`crop_die`) would shrink more pixels than the frame has
     (a few big crops: None, each shrinks its own)."""
-    area = sum((2 * (sides * s * 0.75 + 2)) ** 2 for s in sides_px if sides * s / out_px >= 2.0)
+    area = sum((2 * _neighbourhood_half(s, sides)) ** 2 for s in sides_px if _shrink_factor(s, sides, out_px) > 1)
     return Shrunk(frame_bgr) if area > frame_bgr.shape[0] * frame_bgr.shape[1] else None
 
 
@@ -156,13 +170,12 @@ def crop_die(frame_bgr: np.ndarray, centre: tuple[float, float], side_px: float,
     m = crop_matrix(centre, side_px, angle_deg, out_px, sides)
     if squash != 1.0:
         m[1] = (m[1] - [0.0, 0.0, out_px / 2]) / squash + [0.0, 0.0, out_px / 2]
-    shrink = (sides * side_px) / out_px
-    if shrink >= 2.0:  # big dice: shrink the neighbourhood first, against aliasing
-        f = int(shrink)
+    f = _shrink_factor(side_px, sides, out_px)
+    if f > 1:  # big dice: shrink the neighbourhood first, against aliasing
         if shrunk is not None and squash == 1.0:  # (a squashed crop reaches out of the neighbourhood)
             src, x0, y0 = shrunk.by(f), 0, 0  # the whole frame's reduction
         else:
-            half = sides * side_px * 0.75 + 2
+            half = _neighbourhood_half(side_px, sides)
             x0 = max(0, int(centre[0] - half))
             y0 = max(0, int(centre[1] - half))
             # a whole number of f-pixel cells: OpenCV's whole-factor INTER_AREA is ~10x faster

@@ -329,8 +329,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     light = frame_light([cr for cr, p in zip(crops, probs, strict=True) if int(p.argmax()) < 6
                          and p.max() >= params.min_value_prob], tray_bgr, learned.CROP_SIDES)  # its whites
     tray_lab = tuple(float(v) for v in cv2.cvtColor(np.uint8([[tray_bgr]]), cv2.COLOR_BGR2Lab)[0, 0])
-    h, w = frame.shape[:2]
-    close_up = max(h, w) <= learned.CLOSE_UP_MAX_PX
+    close_up = max(frame.shape[:2]) <= learned.CLOSE_UP_MAX_PX
     # a peak read as no sure value, or as leaning by the classifier alone, may lie between two
     # dice touching, found as one: looked at around it
     split = _split_look(frame, keep, sides, probs, offs, lean, models, light, med, tray_lab, params) \
@@ -348,7 +347,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             cx, cy = _offset((cx, cy), off, side)
         outline = square_outline((cx, cy), side)
         m = _cut_margin(side, med, params)
-        cut = not close_up and (cx < m or cy < m or cx > w - 1 - m or cy > h - 1 - m)
+        cut = not close_up and not _inside((cx, cy), frame, m)
         detail = f"p={p[c]:.2f} class={learned.CLASSES[c]} heat={f.score:.2f}"
         if cut:
             rejected.append(Rejection((cx, cy), OUTSIDE, outline, detail))
@@ -693,6 +692,12 @@ def _offset(centre, off, side: float) -> tuple[float, float]:
     return centre[0] + float(off[0]) * side, centre[1] + float(off[1]) * side
 
 
+def _inside(centre, frame: np.ndarray, margin: float) -> bool:
+    """`centre` lies at least `margin` pixels inside the frame's edge."""
+    h, w = frame.shape[:2]
+    return min(centre[0], centre[1], w - 1 - centre[0], h - 1 - centre[1]) >= margin
+
+
 def _cut_margin(side: float, frame_side: float, params: Params = DEFAULT_PARAMS) -> float:
     """How near the frame's edge a die's centre lies when the die is cut by
     it (outside): `cut_sides` of its side, at most `cut_frame_sides` of the
@@ -714,13 +719,12 @@ def _split_look(frame: np.ndarray, keep: list[learned.Found], sides: list[float]
     other peak's sure answer) are its dice; one alone changes nothing (the
     peak is one die, read as before)."""
     leaning = (learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED])
-    h, w = frame.shape[:2]
     edge = params.split_reach * frame_side
 
     def unsure(i: int) -> bool:
-        k, (x, y) = int(probs[i].argmax()), keep[i].center
+        k = int(probs[i].argmax())
         return (lean[i] < params.lean_max_p and (k in leaning or (k < 6 and probs[i][k] < params.min_value_prob))
-                and edge <= x <= w - 1 - edge and edge <= y <= h - 1 - edge)
+                and _inside(keep[i].center, frame, edge))
 
     look = [i for i in range(len(keep)) if unsure(i)]
     if not look:
@@ -829,13 +833,12 @@ def _around(frame: np.ndarray, places: list, taken: list, models: learned.Models
                 (x, y), [centres[m] for m in ask if owner[m] == i], params.split_same * side[n]):
             ask.append(int(n))
     apart, reach = params.split_apart * frame_side, params.split_reach * frame_side
-    h, w = frame.shape[:2]
 
     def may_be(n: int) -> bool:
         """A place's die may lie where crop n came to: within reach of the place, not cut
         by the frame's edge (the first look's rule), away from every sure die."""
-        (x, y), (px, py), cut = centres[n], places[owner[n]][0], _cut_margin(side[n], frame_side, params)
-        return (np.hypot(x - px, y - py) <= reach and cut <= x <= w - 1 - cut and cut <= y <= h - 1 - cut
+        (x, y), (px, py) = centres[n], places[owner[n]][0]
+        return (np.hypot(x - px, y - py) <= reach and _inside((x, y), frame, _cut_margin(side[n], frame_side, params))
                 and not kinds.near_points((x, y), taken, apart))
 
     ask = [n for n in ask if may_be(n)]  # the bigger classifier reads only where a die may be
@@ -1093,13 +1096,12 @@ def _foreshortened(frame: np.ndarray, dice: list[Die], rejected: list[Rejection]
     d6 = [d for d in dice if d.kind == "d6"]
     if len(d6) < params.top_down_min_dice:
         return dice, []
-    h, w = frame.shape[:2]
     xy = np.array([d.center for d in dice] + [r.center for r in rejected], np.float64)
     wall = params.lean_wall_sides * frame_side
 
     def leans_on_something(d: Die) -> bool:
         x, y = d.center
-        if min(x, y, w - 1 - x, h - 1 - y) < wall:
+        if not _inside(d.center, frame, wall):
             return True
         dist = np.hypot(xy[:, 0] - x, xy[:, 1] - y)
         return bool(((dist > 1e-6) & (dist < params.lean_on_sides * frame_side)).any())
