@@ -772,11 +772,11 @@ def _domino(frame: np.ndarray, centre, frame_side: float, tray_lab, params: Para
     shadow is the tray darker), about twice as long as wide (`domino_min` to
     `domino_max`), round the peak: the centres of its two halves and their
     side, [(centre, side), ...]; [] for anything else."""
-    h, w = frame.shape[:2]
     r = int(round(params.domino_reach * frame_side))
-    x0, y0 = int(round(centre[0])) - r, int(round(centre[1])) - r
-    if x0 < 0 or y0 < 0 or x0 + 2 * r >= w or y0 + 2 * r >= h:
+    px, py = int(round(centre[0])), int(round(centre[1]))
+    if not _inside((px, py), frame, r):  # its square of 2r pixels lies wholly in the frame
         return []
+    x0, y0 = px - r, py - r
     lab = cv2.cvtColor(frame[y0:y0 + 2 * r, x0:x0 + 2 * r], cv2.COLOR_BGR2Lab).astype(np.float32)
     diff = (lab - np.float32(tray_lab)) * np.float32([params.bg_l_weight, 1.0, 1.0])
     dist = np.clip(np.sqrt((diff * diff).sum(axis=2)), 0, 255).astype(np.uint8)
