@@ -103,7 +103,10 @@ class Params:
     glyph_one_p: float = 0.5  # ... or one or two peaks, none read as a d6 face but a 1 at this: a
     # numeral's glyph or loop seen as a die (close-ups seeds 503/505: d8 6s, d10t 60s and 80s
     # answered as a d6 1); two touching d6 read 5 and 3 (font_ev seed 941) are dice of their own.
-    # A numeral die smaller than big_det_px takes such peaks too, at big_sides their median side
+    # A numeral die smaller than big_det_px takes such peaks too, at big_sides their median side,
+    # or at `glyph_sides` when read as no d6 (>= big_other_p) and they are its glyphs: each digit
+    # of a two-digit numeral is found as a die half the die's side (close-ups, seed 9910)
+    glyph_sides: float = 1.6
     big_body_dist: float = 20.0  # ... its middle (less the pips) is unlike the tray round it ...
     big_one_colour: float = 25.0  # ... and of one colour: this share of it within this Lab ...
     big_one_share: float = 0.6  # ... distance of its median (a heap of dice of many colours is not)

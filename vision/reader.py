@@ -544,7 +544,8 @@ def _may_replace(big: learned.Found, found: list[learned.Found], det_scale: floa
     if big.side_px * det_scale >= params.big_det_px:
         return True
     inside = _in_square(found, big, 0.5)
-    return not inside or big.side_px >= params.big_sides * float(np.median([f.side_px for f in inside]))
+    return not inside or big.side_px >= (min(params.big_sides, params.glyph_sides)
+                                         * float(np.median([f.side_px for f in inside])))
 
 
 def _in_square(found: list[learned.Found], big: learned.Found, sides: float) -> list[learned.Found]:
@@ -591,9 +592,12 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
         if not whole and not _two_dice(near, big.side_px, params) and not (other and blocked):
             return near if _one_die_body(frame, big, near, params) else None
     inside = _in_square(found, big, 0.5)
-    if inside and big.side_px < params.big_sides * float(np.median([f.side_px for f in inside])):
+    median = float(np.median([f.side_px for f in inside])) if inside else 0.0
+    if inside and big.side_px < min(params.big_sides, params.glyph_sides if other else np.inf) * median:
         return None  # the first look found this die (or these dice) as big
     reads = _d6_reads(net, frame, inside)
+    if inside and big.side_px < params.big_sides * median and not _glyph(inside, reads, params):
+        return None  # as big as its glyphs may be a numeral die's alone
     if len(inside) >= 2 and any(p >= params.pip_not_die_p for _, p in reads):
         return None  # a small die read surely among them: a heap of dice, not a die's pips
     if not _one_die_body(frame, big, inside, params):
