@@ -575,7 +575,10 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
       times their median side (they are its pips: none of them read as a
       d6 face at `pip_not_die_p`) and read as a d6 face, or as no d6 at all
       where they are its numeral (`_glyph`), or when no peak lies within
-      its side (a die the first look missed).
+      its side (a die the first look missed). Read as no d6 at
+      `big_other_p`, `glyph_sides` times their side is enough when they are
+      its glyphs: each digit of a two-digit numeral is found as a die about
+      half the die's side.
     Either way the middle of its square must be one die's body
     (`_one_die_body`): a group of dice seen as one is not."""
     sure = int(probs.argmax()) < 6 and probs.max() >= params.big_min_prob
