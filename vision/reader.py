@@ -595,12 +595,15 @@ def _replaced_by(net, frame: np.ndarray, big: learned.Found, probs: np.ndarray, 
         if not whole and not _two_dice(near, big.side_px, params) and not (other and blocked):
             return near if _one_die_body(frame, big, near, params) else None
     inside = _in_square(found, big, 0.5)
+    # peaks bigger than a d6's pips (over 1 / big_sides of its side) are taken only as a numeral
+    # die's glyphs (read as no d6), and only up to 1 / glyph_sides of its side
     median = float(np.median([f.side_px for f in inside])) if inside else 0.0
-    if inside and big.side_px < min(params.big_sides, params.glyph_sides if other else np.inf) * median:
+    glyph_sized = big.side_px < params.big_sides * median
+    if glyph_sized and not (other and big.side_px >= params.glyph_sides * median):
         return None  # the first look found this die (or these dice) as big
     reads = _d6_reads(net, frame, inside)
-    if inside and big.side_px < params.big_sides * median and not _glyph(inside, reads, params):
-        return None  # as big as its glyphs may be a numeral die's alone
+    if glyph_sized and not _glyph(inside, reads, params):
+        return None
     if len(inside) >= 2 and any(p >= params.pip_not_die_p for _, p in reads):
         return None  # a small die read surely among them: a heap of dice, not a die's pips
     if not _one_die_body(frame, big, inside, params):
