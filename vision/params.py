@@ -123,6 +123,9 @@ class Params:
     # from the pip: 90th percentile Sobel magnitude, the largest of L, a, b, below this) ...
     speck_colour: float = 10.0  # ... and its body's ring (0.2-0.45) of the colour (Lab distance) of
     # what lies 1-1.6 frame die sides away, is a speck on the tray or a lone pip: left out
+    speck_values: tuple = (1, 2)  # the values a speck (or two) is read as
+    speck_ring: float = 0.55  # the outline ring is looked for at least this share of the frame's
+    # die side out (a speck's own blur fills the ring of a peak much smaller than a die)
     side_face_max: float = 0.7  # an answer smaller than this share of the frame's die side ...
     side_face_ratio: float = 1.4  # ... beside one at least this many times its side, whose square
     # it would overlap (centres nearer than half their sides' sum), is that die's side face seen

@@ -372,11 +372,10 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         rejected += r_low
     if params.above_below > 0:
         dice = _weak_from_above(frame, dice, models, light, med, params)
-    # a 1 on a small peak with no die round its pip: a speck on the tray (not refused: a stain
+    # a 1 (or 2) on a small peak with no die round its pip: a speck on the tray (not refused: a stain
     # of the felt would ask for every throw again), or a pip of a die the detector did not see
-    # (the station's dice count asks for that throw again); no other reader answers a 1 there
-    specks = [d for d in dice if d.value == 1 and kinds.blob_side(d.outline) < params.speck_side * med
-              and no_die_round(frame, d.center, kinds.blob_side(d.outline), med, params)]
+    # (the station's dice count asks for that throw again); no other reader answers its value there
+    specks = [d for d in dice if is_speck(frame, d, med, params)]
     dice = [d for d in dice if d not in specks]
     if specks and params.split_shifts:
         # ... or a pip of a die the detector saw no more of (a black die on black felt): looked
@@ -389,8 +388,9 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         # looks for the other)
         pairs = [f.center for f in keep if f.side_px >= params.pair_sides * med]
         dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side, pairs)
-        dice = [d for d in dice if not (d.value == 1 and any(
-            np.hypot(d.center[0] - s.center[0], d.center[1] - s.center[1]) < params.dup_sides * med for s in specks))]
+        dice = [d for d in dice if not any(
+            d.value == s.value and np.hypot(d.center[0] - s.center[0], d.center[1] - s.center[1]) < params.dup_sides * med
+            for s in specks)]
         if params.numerals and profile is None:
             # numerals in fonts never taught: a second opinion on the face network's unsure
             # answers, and a look at what no reader above could read
@@ -1037,6 +1037,18 @@ def _big_leaning(frame: np.ndarray, dice: list[Die], frame_side: float,
     return [d for d in dice if id(d) not in gone], [
         Rejection(d.center, COCKED, d.outline, f"found {s / frame_side:.2f} sides wide, lean={p:.2f}", leans=True)
         for d, s, p in leaning]
+
+
+def is_speck(frame: np.ndarray, die: Die, frame_side: float, params: Params = DEFAULT_PARAMS) -> bool:
+    """Is an answer a speck on the tray (or two, read as a 2), not a die? Its
+    value is one a speck is read as, its peak smaller than the frame's dice,
+    and no die is round it (`no_die_round`), looked for at least
+    `speck_ring` of the frame's die side out: on a peak much smaller than a
+    die, the speck's own blur and a second speck beside it fill the ring
+    where the outline would be (nell-byler's white tray)."""
+    side = kinds.blob_side(die.outline)
+    return (die.value in params.speck_values and side < params.speck_side * frame_side
+            and no_die_round(frame, die.center, max(side, params.speck_ring * frame_side), frame_side, params))
 
 
 def no_die_round(frame: np.ndarray, centre: tuple[float, float], side: float, frame_side: float,
