@@ -118,12 +118,12 @@ class Params:
     side_ref_score: float = 0.8  # ... the median of the peaks at least this share of the strongest's
     # score (0: every peak; a patterned cloth's many weak peaks are not dice)
     weak_own_side: float = 0.8  # a peak weaker than this share of the strongest keeps its side if smaller
-    speck_side: float = 0.9  # a 1 read on a peak smaller than this share of the frame's die side ...
+    speck_side: float = 0.9  # a 1 or 2 (speck_values) read on a peak smaller than this share of the frame's die side ...
     speck_edge: float = 30.0  # ... with no edge where its outline would be (0.35-0.85 of its side
     # from the pip: 90th percentile Sobel magnitude, the largest of L, a, b, below this) ...
     speck_colour: float = 10.0  # ... and its body's ring (0.2-0.45) of the colour (Lab distance) of
     # what lies 1-1.6 frame die sides away, is a speck on the tray or a lone pip: left out
-    speck_values: tuple = (1, 2)  # the values a speck (or two) is read as
+    speck_values: tuple[int, ...] = (1, 2)  # the values a speck (or two side by side) is read as
     speck_ring: float = 0.55  # the outline ring is looked for at least this share of the frame's
     # die side out (a speck's own blur fills the ring of a peak much smaller than a die)
     side_face_max: float = 0.7  # an answer smaller than this share of the frame's die side ...

@@ -1053,7 +1053,7 @@ def is_speck(frame: np.ndarray, die: Die, frame_side: float, params: Params = DE
 
 def no_die_round(frame: np.ndarray, centre: tuple[float, float], side: float, frame_side: float,
                  params: Params = DEFAULT_PARAMS) -> bool:
-    """Is a pip read as a 1 alone on the tray? True when the ring where its
+    """Is a pip (or two) read as a 1 (or 2) alone on the tray? True when the ring where its
     die's outline would be (0.35-0.85 of `side` from it) shows no edge in
     lightness or colour, and the ring where its body would be (0.2-0.45)
     is of the colour of what lies 1-1.6 `frame_side` away: a dark speck on
