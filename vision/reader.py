@@ -388,9 +388,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         # looks for the other)
         pairs = [f.center for f in keep if f.side_px >= params.pair_sides * med]
         dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side, pairs)
-        dice = [d for d in dice if not any(
-            d.value == s.value and np.hypot(d.center[0] - s.center[0], d.center[1] - s.center[1]) < params.dup_sides * med
-            for s in specks)]
+        dice = [d for d in dice if not kinds.near_points(
+            d.center, [s.center for s in specks if s.value == d.value], params.dup_sides * med)]
         if params.numerals and profile is None:
             # numerals in fonts never taught: a second opinion on the face network's unsure
             # answers, and a look at what no reader above could read
