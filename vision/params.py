@@ -176,6 +176,9 @@ class Params:
     relook_below: float = 0.9  # a die read less sure than this at first is looked at again ...
     leant_min_prob: float = 0.85  # ... also when refused at first as leaning or stacked, but then
     # answered only this sure (else refused as at first; the tuning sets' touching dice)
+    other_min_prob: float = 0.75  # ... and when read at first as no d6 (`unknown object`) on a peak
+    # of at least `junk_max_score`, but then answered only this sure, and never as a 1 (a lone round
+    # thing: a token, a coin; else refused as at first; 0: not looked at again)
     views: int = 2  # ... turned and mirrored this many ways, the probabilities averaged
     min_value_prob: float = 0.75  # answer a value only this sure (else 'low confidence')
     agree_min_prob: float = 0.4  # ... or this sure and the classical pip count agrees

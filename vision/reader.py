@@ -291,8 +291,13 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     # (also when it refuses the die as leaning or stacked: a die touching another, cut off its
     # centre, looks so; the second look's answer stands only when sure, else the first refusal)
     leaning = [learned.CLASS_OF_WHY[COCKED], learned.CLASS_OF_WHY[STACKED]]
+    # (and when it reads no d6 on a peak strong enough to be refused as an unknown object: a die of
+    # an unusual make, red pips in white swirls, is that to the small classifier; the second
+    # look's value stands only when sure, and never a 1: a round token or a coin reads as one)
+    other = {i for i, p in enumerate(probs) if int(p.argmax()) == learned.OTHER and params.other_min_prob
+             and keep[i].score >= params.junk_max_score}
     unsure = [i for i, p in enumerate(probs) if p.max() < params.relook_below
-              and (int(p.argmax()) < 6 or int(p.argmax()) in leaning)]
+              and (int(p.argmax()) < 6 or int(p.argmax()) in leaning or i in other)]
     leant = {i for i in unsure if int(probs[i].argmax()) in leaning}
     if unsure:
         moved = [_offset(keep[i].center, offs[i], sides[i]) for i in unsure]
@@ -306,7 +311,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             if p2[j].max() > p1[j].max():
                 keep[i] = learned.Found(moved[j], keep[i].side_px, keep[i].score)
                 crops[i], probs[i], offs[i] = again[j], p2[j], o2[j]
-            if i in leant and probs[i][:6].max() < params.leant_min_prob:
+            if i in leant and probs[i][:6].max() < params.leant_min_prob or i in other and (
+                    int(probs[i].argmax()) >= 6 or probs[i].argmax() == 0 or probs[i].max() < params.other_min_prob):
                 keep[i], crops[i], probs[i], offs[i] = was
     # what would be answered is looked at once more: does the die lean, or lie on another?
     lean = np.zeros(len(keep), np.float32)

@@ -154,3 +154,30 @@ def test_a_weak_answer_takes_the_value_its_top_face_shows_from_above(name, centr
     r = read_dice(cv2.imread(str(REAL / f"{name}.jpg")))
     near = [d for d in r.dice if math.dist(d.center, centre) < 0.6 * r.die_side_px]
     assert [(d.kind, d.value) for d in near] == [("d6", value)]
+
+
+# training-side photos: a die of an unusual make the small classifier reads as no d6 at all
+# (photo, labelled centre, value)
+UNUSUAL_DICE = [("nell-byler/IMG_20191208_112648", (456.0, 271.0), 6),  # red pips in white swirls
+                ("crops/casino-felt/2_2_DJI_20241005234335_0231_D_detection_2", (30.0, 34.0), 2),
+                ("crops/casino-felt/2_2_DJI_20241005234521_0246_D_detection_2", (28.0, 29.0), 2)]
+
+
+@pytest.mark.parametrize("name,centre,value", UNUSUAL_DICE)
+def test_a_die_of_an_unusual_make_is_read_by_the_second_look(name, centre, value):
+    """Red pips drawn into white swirls, a casino 2 with the house's logo
+    between its pips: the small classifier reads no d6 there, the bigger
+    one reads the value surely, and the die is answered (it was refused as
+    an unknown object)."""
+    r = read_dice(cv2.imread(str(REAL / f"{name}.jpg")))
+    near = [d for d in r.dice if math.dist(d.center, centre) < 0.6 * r.die_side_px]
+    assert [(d.kind, d.value) for d in near] == [("d6", value)]
+
+
+def test_a_round_number_token_is_not_answered_as_a_one_by_the_second_look():
+    """A board game's round number tokens (epanemu: a Catan board): the
+    small classifier reads no d6 there, the bigger one a 1 at P 0.9 and
+    more (a disc with a mark in the middle); no d6 is answered on them."""
+    r = read_dice(cv2.imread(str(REAL / "epanemu" / "dice_267_jpg.rf.2243cd66b21046a6da7a1824eb3bcb9e.jpg")))
+    for token in ((256.0, 293.0), (186.0, 296.0)):
+        assert not [d for d in r.dice if d.kind == "d6" and math.dist(d.center, token) < 0.5 * r.die_side_px]
