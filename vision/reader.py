@@ -311,8 +311,9 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
             if p2[j].max() > p1[j].max():
                 keep[i] = learned.Found(moved[j], keep[i].side_px, keep[i].score)
                 crops[i], probs[i], offs[i] = again[j], p2[j], o2[j]
-            if i in leant and probs[i][:6].max() < params.leant_min_prob or i in other and (
-                    int(probs[i].argmax()) >= 6 or probs[i].argmax() == 0 or probs[i].max() < params.other_min_prob):
+            k = int(probs[i].argmax())
+            if (i in leant and probs[i][:6].max() < params.leant_min_prob) or (
+                    i in other and (k >= 6 or learned.CLASSES[k] == 1 or probs[i][k] < params.other_min_prob)):
                 keep[i], crops[i], probs[i], offs[i] = was
     # what would be answered is looked at once more: does the die lean, or lie on another?
     lean = np.zeros(len(keep), np.float32)
