@@ -23,6 +23,12 @@ pytestmark = [
     pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data is absent"),
 ]
 SAMPLE_IMAGES = 30
+
+
+def answers_near(r, centre: tuple[float, float], sides: float) -> list[tuple[str, int]]:
+    """(kind, value) of each die answered within `sides` of the frame's die
+    side of `centre`."""
+    return [(d.kind, d.value) for d in r.dice if math.dist(d.center, centre) < sides * r.die_side_px]
 # (data set, floor of accuracy, ceiling of wrong answers per labelled die) on the first
 # held-out images (never trained on: calibration.dataset.is_heldout)
 FLOORS = [("matteop65", 0.60, 0.05), ("nell-byler", 0.20, 0.03)]
@@ -110,8 +116,7 @@ def test_an_oblique_dies_top_face_above_its_front_face_is_read(name, centre, val
     (a 1 over a 2 reads neither surely); looked at higher up the frame, the
     top face is read and answered there (it was refused as low confidence)."""
     r = read_dice(cv2.imread(str(REAL / f"{name}.jpg")))
-    near = [d for d in r.dice if math.dist(d.center, centre) < 0.4 * r.die_side_px]
-    assert [(d.kind, d.value) for d in near] == [("d6", value)]
+    assert answers_near(r, centre, 0.4) == [("d6", value)]
 
 
 def test_a_white_trays_round_button_is_no_die_seen_from_above():
@@ -119,7 +124,7 @@ def test_a_white_trays_round_button_is_no_die_seen_from_above():
     above it sees a disc, as a 1 looks; wider than the frame's dice, it is
     not looked at there, and stays refused."""
     r = read_dice(cv2.imread(str(REAL / "nell-byler" / "IMG_20191208_111710.jpg")))
-    assert not [d for d in r.dice if math.dist(d.center, (584.0, 593.0)) < r.die_side_px]
+    assert not answers_near(r, (584.0, 593.0), 1.0)
     assert len(r.dice) == 14
 
 
@@ -135,8 +140,7 @@ def test_a_far_foreshortened_top_face_is_read_stretched_to_square(name, centre, 
     top; the top face's own crop, stretched to square, reads it (the die
     was refused as low confidence)."""
     r = read_dice(cv2.imread(str(REAL / "aws-oblique" / f"{name}.jpg")))
-    near = [d for d in r.dice if math.dist(d.center, centre) < 0.6 * r.die_side_px]
-    assert [(d.kind, d.value) for d in near] == [("d6", value)]
+    assert answers_near(r, centre, 0.6) == [("d6", value)]
 
 
 # (photo, labelled centre, value): a die answered weakly as its front face's value, on the
@@ -152,8 +156,7 @@ def test_a_weak_answer_takes_the_value_its_top_face_shows_from_above(name, centr
     it, the die is read again on its top face's own crop stretched to
     square, which reads its value surely (it was answered wrong)."""
     r = read_dice(cv2.imread(str(REAL / f"{name}.jpg")))
-    near = [d for d in r.dice if math.dist(d.center, centre) < 0.6 * r.die_side_px]
-    assert [(d.kind, d.value) for d in near] == [("d6", value)]
+    assert answers_near(r, centre, 0.6) == [("d6", value)]
 
 
 # training-side photos: a die of an unusual make the small classifier reads as no d6 at all
@@ -170,8 +173,7 @@ def test_a_die_of_an_unusual_make_is_read_by_the_second_look(name, centre, value
     one reads the value surely, and the die is answered (it was refused as
     an unknown object)."""
     r = read_dice(cv2.imread(str(REAL / f"{name}.jpg")))
-    near = [d for d in r.dice if math.dist(d.center, centre) < 0.6 * r.die_side_px]
-    assert [(d.kind, d.value) for d in near] == [("d6", value)]
+    assert answers_near(r, centre, 0.6) == [("d6", value)]
 
 
 def test_a_round_number_token_is_not_answered_as_a_one_by_the_second_look():
@@ -180,4 +182,4 @@ def test_a_round_number_token_is_not_answered_as_a_one_by_the_second_look():
     more (a disc with a mark in the middle); no d6 is answered on them."""
     r = read_dice(cv2.imread(str(REAL / "epanemu" / "dice_267_jpg.rf.2243cd66b21046a6da7a1824eb3bcb9e.jpg")))
     for token in ((256.0, 293.0), (186.0, 296.0)):
-        assert not [d for d in r.dice if d.kind == "d6" and math.dist(d.center, token) < 0.5 * r.die_side_px]
+        assert not [kind for kind, _ in answers_near(r, token, 0.5) if kind == "d6"]
