@@ -84,6 +84,10 @@ BIG_SEG_PX = 320  # a frame is segmented this big to find dice photographed clos
 BIG_MIN_AREA = 0.01  # a blob of at least this share of the frame ...
 BIG_SIDES = 1.6  # ... this many of the detector's die sides wide is one die seen close
 BIG_SCALES = (0.9, 1.25)  # its crops, in the blob's sides (the square root of its area)
+CLOSE_SCALES = (0.8, 0.9, 1.0, 1.1)  # its views for `read_close`, in the blob's sides, ...
+BIG_SHIFT = 0.08  # ... each also cut this many sides off its centre each way (9 places): `read_close`
+BIG_MEAN_P = 0.6  # a close die's numeral: read this sure on average over its views at one turn (> 0.5), ...
+BIG_RIVAL_P = 0.3  # ... no other value read this sure on average at any turn
 CHECK_BELOW = 0.93  # an untaught numeral answered less sure than this is read again here ...
 CHECK_P = 0.5  # ... and refused when another value reads upright at this P, above its own value
 
@@ -233,6 +237,55 @@ def read(net: Net, grey: np.ndarray, places: Sequence[Place],
     return out
 
 
+def read_close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
+               kinds: Collection[str] | None = None) -> NumeralRead | str:
+    """A die photographed close (a `big_objects` blob), read on the average of
+    many views. A blob's centre and side place its face only roughly (a die
+    seen from the side shows more than its top), so no single crop fits it
+    well: one view sure of the numeral (`decide`) is seldom, many views each
+    fairly sure of it are the evidence.
+
+    Its centre is cut at CLOSE_SCALES of its side at each of ANGLES; the turn
+    whose mean over those scales reads a numeral best (at SECOND_LOOK_P at
+    least) is also cut BIG_SHIFT sides off the centre each way (8 places).
+    The numeral whose mean over all those views at that turn is highest is
+    answered when it is BIG_MEAN_P or more (above half: surer than `none` and
+    than the same value's other kind) and no other value's mean reaches
+    BIG_RIVAL_P, at that turn or at any turn at the centre."""
+    allowed = np.array([k != NONE and (kinds is None or k in kinds) for k, _ in CLASSES])
+    if not allowed.any():
+        return "not read"
+    ns = len(CLOSE_SCALES)
+    turns = _folded(probabilities(net, crops(grey, centre, side, ANGLES, CLOSE_SCALES)), allowed)
+    turns = turns.reshape(ns, len(ANGLES), len(CLASSES)).mean(axis=0)  # turn x class
+    at_turn = np.where(allowed[None, :], turns, 0.0)
+    a = int(at_turn.max(axis=1).argmax())
+    if at_turn[a].max() < SECOND_LOOK_P:
+        return "low confidence"  # no numeral shows at any turn
+    d = BIG_SHIFT * side
+    off = [(centre[0] + dx, centre[1] + dy) for dx in (-d, 0.0, d) for dy in (-d, 0.0, d) if dx or dy]
+    shifted = _folded(probabilities(net, np.concatenate([crops(grey, c, side, (ANGLES[a],), CLOSE_SCALES)
+                                                         for c in off])), allowed)
+    mean = (turns[a] * ns + shifted.sum(axis=0)) / (ns * (1 + len(off)))
+    p = np.where(allowed, mean, 0.0)
+    c = int(p.argmax())
+    kind, value = CLASSES[c]
+    top = float(p[c])
+    rivals = [i for i, (_, v) in enumerate(CLASSES) if allowed[i] and v != value]
+    if top < BIG_MEAN_P or max(p[rivals].max(initial=0.0), at_turn[:, rivals].max(initial=0.0)) >= BIG_RIVAL_P:
+        return "low confidence"
+    return NumeralRead(kind, int(value), top, float(ANGLES[a]))
+
+
+def _either(one: NumeralRead | str, other: NumeralRead | str) -> NumeralRead | str:
+    """A close die's numeral from its two reads (one sure view, `read`; many
+    views on average, `read_close`): what either answers, unless they answer
+    different numerals."""
+    if isinstance(one, NumeralRead) and isinstance(other, NumeralRead):
+        return one if (one.kind, one.value) == (other.kind, other.value) else "low confidence"
+    return one if isinstance(one, NumeralRead) else other
+
+
 def big_objects(frame: np.ndarray, min_side_px: float) -> list[tuple[tuple[float, float], float]]:
     """(centre, side) of the things on the tray at least `min_side_px` wide
     (side: the square root of the area), not cut by the frame's edge: the
@@ -322,6 +375,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         return list(dice), list(rejected)
     places += [(c, s, BIG_SCALES) for c, s in big]
     reads = read(net, grey, places, kinds)
+    reads[len(ask):] = [_either(rd, read_close(net, grey, c, s, kinds)) for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
     out_dice = list(dice)
     gone: set[int] = set()  # refusals answered, or inside a big die answered
     for (c, s, _), rd in zip(places[len(ask):], reads[len(ask):], strict=True):

@@ -194,3 +194,39 @@ def test_the_same_numeral_read_as_another_kind_is_no_contradiction(monkeypatch):
     assert check([d10t]) == ([d10t], [])
     d6 = Die("d6", 5, "white", (60.0, 60.0), 0.6)  # a d6 is the pip reader's
     assert check([d6]) == ([d6], [])
+
+
+def _close_views(monkeypatch, at_turn: dict[int, dict[tuple[str, int], float]]):
+    """numerals.probabilities faked for `read_close`: every crop at turn a (an
+    index of ANGLES) reads at_turn[a]'s numerals at their P, the rest `none`."""
+    def fake(net, batch):
+        out = np.zeros((len(batch), len(CLASSES)), np.float32)
+        out[:, 0] = 1.0
+        n = len(numerals.CLOSE_SCALES)
+        turns = [j % len(ANGLES) for j in range(len(batch))] if len(batch) == n * len(ANGLES) else []
+        for j in range(len(batch)):
+            a = turns[j] if turns else close_turn[0]
+            for kv, q in at_turn.get(a, {}).items():
+                out[j, CLASSES.index(kv)] = q
+                out[j, 0] -= q
+        return out
+    close_turn = [max(at_turn, key=lambda a: max(at_turn[a].values()))]
+    monkeypatch.setattr(numerals, "probabilities", fake)
+    return numerals.read_close(object(), np.zeros((200, 200), np.uint8), (100.0, 100.0), 80.0)
+
+
+def test_a_close_die_read_fairly_surely_in_every_view_is_answered(monkeypatch):
+    rd = _close_views(monkeypatch, {3: {("d10t", 70): 0.7}})
+    assert isinstance(rd, numerals.NumeralRead)
+    assert (rd.kind, rd.value, rd.angle) == ("d10t", 70, ANGLES[3])
+    assert rd.p == pytest.approx(0.7)
+
+
+def test_a_close_die_read_less_surely_on_average_is_refused(monkeypatch):
+    assert _close_views(monkeypatch, {3: {("d10t", 70): 0.55}}) == "low confidence"
+    assert _close_views(monkeypatch, {3: {("d8", 8): 0.5, ("d10", 8): 0.5}}) == "low confidence"  # which kind?
+
+
+def test_a_close_die_read_as_another_value_at_another_turn_is_refused(monkeypatch):
+    assert _close_views(monkeypatch, {3: {("d10", 6): 0.7}, 9: {("d10", 9): 0.35}}) == "low confidence"
+

@@ -183,3 +183,23 @@ def test_a_round_number_token_is_not_answered_as_a_one_by_the_second_look():
     r = read_dice(cv2.imread(str(REAL / "epanemu" / "dice_267_jpg.rf.2243cd66b21046a6da7a1824eb3bcb9e.jpg")))
     for token in ((256.0, 293.0), (186.0, 296.0)):
         assert not [kind for kind, _ in answers_near(r, token, 0.5) if kind == "d6"]
+
+
+SINGLE = REAL / "bartek-single"
+CLOSE_TENS = ["60", "70", "80"]  # steampunk d10t photographed close, read by no single view
+
+
+@pytest.mark.parametrize("tens", CLOSE_TENS)
+def test_a_percentile_die_photographed_close_is_read_on_many_views(tens):
+    """A d10t filling a product photo: no single crop of its blob reads its
+    numeral surely, the average of many views does (vision.numerals.read_close)."""
+    r = read_dice(cv2.imread(str(SINGLE / "steampunk_br&y" / f"{tens}.jpg")))
+    assert [(d.kind, d.value) for d in r.dice] == [("d10t", int(tens))]
+
+
+def test_no_die_photographed_close_is_answered_wrong():
+    """The decorative d10 and the numeral d6 of bartek-single are refused, not
+    guessed: an elvish 8, read as a d8's 8 by the views' average alone (its
+    kite seen from the side is a triangle), is among them."""
+    report = evaluate(load_dataset(SINGLE), read_dice)
+    assert report.total("wrong") == 0
