@@ -34,9 +34,9 @@ function drawMomentsFromState(s) {
   const lines = [];
   if (s.red_man_says) {
     lines.push(el("div", { class: "m-red" }, "“" + t(s.red_man_says) + "”", el("small", {}, t("{player} is the red man", { player: s.red_man }))));
-    if (s.tip_hat_says) lines.push(el("div", { class: "m-hat" }, "🎩 “" + t(s.tip_hat_says) + "”", el("small", {}, s.tip_hat_by)));
+    if (s.tip_hat_says) lines.push(el("div", { class: "m-hat" }, "⚜ “" + t(s.tip_hat_says) + "”", el("small", {}, s.tip_hat_by)));
   }
-  if (s.blessed) lines.push(el("div", { class: "m-bless" }, "✨ " + t("Salvation") + ": " + t("{player} is blessed", { player: s.blessed })));
+  if (s.blessed) lines.push(el("div", { class: "m-bless" }, "✦ " + t("Salvation") + ": " + t("{player} is blessed", { player: s.blessed })));
   else if (s.phase === "salvation") lines.push(el("div", { class: "m-bless" }, t("Salvation")));
   return lines;
 }
@@ -48,7 +48,7 @@ function newMoments(s, flags) {
     if (name === "triple_zero") out.push(el("div", { class: "m-zero" }, t("Triple zero: {player} throws 100", { player: who })));
     else if (name === "exact_match") out.push(el("div", { class: "m-exact" }, t("Exact match: {player} throws the red numbers", { player: who })));
     else if (name === "chico") out.push(el("div", { class: "m-chico" }, t("Chico for {player}", { player: who })));
-    else if (name === "rey_goal") out.push(el("div", { class: "m-rey" }, "👑 " + t("Third Rey: {player}", { player: who })));
+    else if (name === "rey_goal") out.push(el("div", { class: "m-rey" }, "♛ " + t("Third Rey: {player}", { player: who })));
   }
   return out;
 }
@@ -86,7 +86,7 @@ function drawScores(s) {
   const next = (s.next && s.next.players) || [];
   const head = el("tr", {}, el("th", {}, t("Player")), cols.map(([name]) => el("th", {}, name)));
   const rows = players.map((p) => el("tr", { class: next.includes(p) ? "next" : "" },
-    el("td", {}, p + (s.winner === p ? " 🏆" : "")),
+    el("td", {}, p + (s.winner === p ? " ★" : "")),
     cols.map(([, values]) => el("td", {}, values && p in values ? String(values[p]) : "–"))));
   $("scores").replaceChildren(el("thead", {}, head), el("tbody", {}, rows));
   const pots = Object.entries(s.pots || {});
