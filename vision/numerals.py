@@ -35,7 +35,9 @@ On unseen fonts most of the face network's wrong answers are such dice.
 `reread` is the reader's hook (vision.reader): it looks at what the other
 readers refused as not read (unknown object, low confidence, not read) and,
 in a frame where nothing was answered, at objects much bigger than the
-detector's dice (a die photographed close: vision.segment's blobs). A taught
+detector's dice (a die photographed close: vision.segment's blobs; these
+`read_close` also reads on the average of many views, and what either read
+answers stands unless they disagree). A taught
 read (a profile) uses `reread` too, answering only the kinds the taught set
 has; `second_opinion` is for untaught reads only (the profile answers for
 its set).
@@ -375,7 +377,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         return list(dice), list(rejected)
     places += [(c, s, BIG_SCALES) for c, s in big]
     reads = read(net, grey, places, kinds)
-    reads[len(ask):] = [_either(rd, read_close(net, grey, c, s, kinds)) for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
+    reads[len(ask):] = [_either(rd, read_close(net, grey, c, s, kinds))
+                        for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
     out_dice = list(dice)
     gone: set[int] = set()  # refusals answered, or inside a big die answered
     for (c, s, _), rd in zip(places[len(ask):], reads[len(ask):], strict=True):

@@ -198,19 +198,23 @@ def test_the_same_numeral_read_as_another_kind_is_no_contradiction(monkeypatch):
 
 def _close_views(monkeypatch, at_turn: dict[int, dict[tuple[str, int], float]]):
     """numerals.probabilities faked for `read_close`: every crop at turn a (an
-    index of ANGLES) reads at_turn[a]'s numerals at their P, the rest `none`."""
+    index of ANGLES) reads at_turn[a]'s numerals at their P, the rest `none`.
+    The centre's crops come at every turn; the crops off the centre at the
+    turn read surest (`close_turn`)."""
+    close_turn = max(at_turn, key=lambda a: max(at_turn[a].values()))
+
     def fake(net, batch):
         out = np.zeros((len(batch), len(CLASSES)), np.float32)
         out[:, 0] = 1.0
         n = len(numerals.CLOSE_SCALES)
         turns = [j % len(ANGLES) for j in range(len(batch))] if len(batch) == n * len(ANGLES) else []
         for j in range(len(batch)):
-            a = turns[j] if turns else close_turn[0]
+            a = turns[j] if turns else close_turn
             for kv, q in at_turn.get(a, {}).items():
                 out[j, CLASSES.index(kv)] = q
                 out[j, 0] -= q
         return out
-    close_turn = [max(at_turn, key=lambda a: max(at_turn[a].values()))]
+
     monkeypatch.setattr(numerals, "probabilities", fake)
     return numerals.read_close(object(), np.zeros((200, 200), np.uint8), (100.0, 100.0), 80.0)
 
