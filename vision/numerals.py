@@ -159,11 +159,16 @@ def probabilities(net: Net, batch: np.ndarray) -> np.ndarray:
     return softmax(net.run(normalise(batch))[0])
 
 
+def _allowed(kinds: Collection[str] | None) -> np.ndarray:
+    """Which of CLASSES may be answered: a numeral of the given kinds (of any kind: None)."""
+    return np.array([k != NONE and (kinds is None or k in kinds) for k, _ in CLASSES])
+
+
 def decide(probs: np.ndarray, kinds: Collection[str] | None = None,
            angles: Sequence[float] = ANGLES, n_scales: int = len(SCALES)) -> NumeralRead | str:
     """A numeral from the probabilities of one die's crops (scale-major, as
     `crops` cuts them), or why not."""
-    allowed = np.array([k != NONE and (kinds is None or k in kinds) for k, _ in CLASSES])
+    allowed = _allowed(kinds)
     if not allowed.any():
         return "not read"
     probs = _folded(probs, allowed)
@@ -254,7 +259,7 @@ def read_close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: fl
     answered when it is BIG_MEAN_P or more (above half: surer than `none` and
     than the same value's other kind) and no other value's mean reaches
     BIG_RIVAL_P, at that turn or at any turn at the centre."""
-    allowed = np.array([k != NONE and (kinds is None or k in kinds) for k, _ in CLASSES])
+    allowed = _allowed(kinds)
     if not allowed.any():
         return "not read"
     ns = len(CLOSE_SCALES)
