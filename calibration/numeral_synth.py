@@ -12,7 +12,12 @@ What a face looks like is drawn from one `numpy.random.Generator`:
 
 - the face's outline by kind (d6 a square with the cube's sides seen in
   perspective; d8 a triangle in the hexagon of its neighbours; d10 and d10t a
-  kite with its neighbouring kites), each face its own shade;
+  kite with its neighbouring kites), each face its own shade; or, for
+  `SOLID_SHARE` of the d8, d10 and d10t, the die drawn as a solid
+  (`draw_solid`: an octahedron or a pentagonal trapezohedron tilted up to
+  `SOLID_TILT_DEG` toward the camera, as product photos show dice from the
+  front; its visible faces lit and shaded, each with its numeral printed in
+  perspective, the read face's toward its apex);
 - the numeral in a TrueType font (Pillow; any of hundreds: decorative,
   script, stencil, serif, sans), a 6 or 9 underlined or dotted or not, sized
   and placed as dice print them (a d10's numeral points to the kite's apex,
@@ -548,6 +553,14 @@ def finish(rng: np.random.Generator, img: np.ndarray, angle: float) -> np.ndarra
     return out
 
 
+def _draw(rng: np.random.Generator, kind: str, value: int, font: str, clutter: str) -> np.ndarray:
+    """A numeral die's canvas: seen from above (`draw_die`) or, SOLID_SHARE of
+    the d8, d10 and d10t, as a solid at a slant (`draw_solid`)."""
+    if kind != "d6" and rng.random() < SOLID_SHARE:
+        return draw_solid(rng, kind, value, font)
+    return draw_die(rng, kind, value, font, clutter)
+
+
 def sample(rng: np.random.Generator, fonts: list[str]) -> tuple[np.ndarray, int]:
     """One labelled crop: (CROP_PX x CROP_PX uint8 grey, class index of CLASSES)."""
     font = fonts[rng.integers(len(fonts))]
@@ -556,7 +569,7 @@ def sample(rng: np.random.Generator, fonts: list[str]) -> tuple[np.ndarray, int]
     if r >= NONE_SHARE:
         cls = int(rng.integers(1, len(CLASSES)))
         kind, value = CLASSES[cls]
-        img = draw_die(rng, kind, value, font, clutter)
+        img = _draw(rng, kind, value, font, clutter)
         return finish(rng, img, rng.uniform(-UPRIGHT_DEG, UPRIGHT_DEG)), cls
     none = CLASSES.index((NONE, 0))
     r /= NONE_SHARE
@@ -566,7 +579,7 @@ def sample(rng: np.random.Generator, fonts: list[str]) -> tuple[np.ndarray, int]
         angle = rng.uniform(*SIDEWAYS_DEG)
         if (kind, value) in SYMMETRIC and abs(angle - 180) < 45:
             angle = 90.0
-        img = draw_die(rng, kind, value, font, clutter)
+        img = _draw(rng, kind, value, font, clutter)
         return finish(rng, img, angle), none
     if r < TURNED_SHARE + 0.12:
         return finish(rng, _pip_face(rng), rng.uniform(0, 360)), none
@@ -595,3 +608,178 @@ def batch(seed: int, n: int, fonts: list[str], tokens: bool = False) -> tuple[np
     for i in range(n):
         xs[i], ys[i] = draw(rng, fonts)
     return xs, ys
+
+
+# ----------------------------------------------------------------------------- solids at a slant
+
+SOLID_SHARE = 0.3  # of the d8, d10 and d10t crops: the die drawn as a solid seen at a slant
+SOLID_TILT_DEG = (-10.0, 40.0)  # the front face turned back (its top away) by this much ...
+SOLID_YAW_DEG = 25.0  # ... and sideways by up to this: a die photographed close, from the side
+SOLID_MIN_TEXT = 0.14  # a slanted die's numeral is at least this share of the crop's side tall
+
+
+def _solid(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[int, ...]], int]:
+    """Vertices (n, 3), faces (vertex indices, counter-clockwise seen from
+    outside) and the index of the front face's apex vertex: a d8's
+    octahedron, or a d10's pentagonal trapezohedron (upper face 0 in front)."""
+    if kind == "d8":
+        v = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, 0, 0], [0, -1, 0], [0, 0, -1]], float)
+        faces = [(a, b, c) for a in (0, 3) for b in (1, 4) for c in (2, 5)]
+        faces = [f if np.dot(np.cross(v[f[1]] - v[f[0]], v[f[2]] - v[f[0]]), v[list(f)].sum(0)) > 0
+                 else f[::-1] for f in faces]
+        return v, faces, int(rng.choice([0, 1, 2]))
+    z0 = rng.uniform(0.1, 0.15)  # kites 0.63-0.79 as wide as long
+    c36 = math.cos(math.radians(36))
+    h = z0 * (1 + c36) / (1 - c36)  # the pole's height that keeps each kite flat
+    up = [(math.cos(math.radians(72 * i)), math.sin(math.radians(72 * i)), z0) for i in range(5)]
+    low = [(math.cos(math.radians(72 * i + 36)), math.sin(math.radians(72 * i + 36)), -z0) for i in range(5)]
+    v = np.array([(0, 0, h), (0, 0, -h), *up, *low], float)  # 0 top, 1 bottom, 2-6 upper ring, 7-11 lower
+    faces = []
+    for i in range(5):
+        faces.append((0, 2 + i, 7 + i, 2 + (i + 1) % 5))
+        faces.append((1, 7 + (i + 1) % 5, 2 + (i + 1) % 5, 7 + i))
+    faces = [f if np.dot(np.cross(v[f[1]] - v[f[0]], v[f[2]] - v[f[0]]), v[list(f)].sum(0)) > 0
+             else f[::-1] for f in faces]
+    return v, faces, 0
+
+
+def _rotation(axis: int, deg: float) -> np.ndarray:
+    a = math.radians(deg)
+    c, s = math.cos(a), math.sin(a)
+    i, j = [k for k in range(3) if k != axis]
+    r = np.eye(3)
+    r[i, i], r[i, j], r[j, i], r[j, j] = c, -s, s, c
+    return r
+
+
+def _face_frame(v: np.ndarray, face: tuple[int, ...], apex: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A face's centre, outward normal and up (in its plane, towards `apex`)."""
+    p = v[list(face)]
+    centre = p.mean(axis=0)
+    n = np.cross(p[1] - p[0], p[2] - p[0])
+    n /= np.linalg.norm(n)
+    u = v[apex] - centre
+    u -= n * (u @ n)
+    return centre, n, u / np.linalg.norm(u)
+
+
+def draw_solid(rng: np.random.Generator, kind: str, value: int, font: str) -> np.ndarray:
+    """The canvas (float32 grey, C x C) with a d8, d10 or d10t drawn as a
+    solid, its front face (numeral upright) turned back and sideways from the
+    camera: the lit faces round it, the lower half's faces below, the
+    numerals of the faces beside it, perhaps a small numeral above a symbol
+    (as decorative d10s print it)."""
+    img = _background(rng)
+    v, faces, apex = _solid(kind, rng)
+    front = faces[0] if kind != "d8" else next(f for f in faces if apex in f)
+    centre, n, u = _face_frame(v, front, apex)
+    if kind == "d8" and rng.random() < 0.3:  # a numeral pointing at an edge
+        u = -u
+    base = np.stack([np.cross(u, n), u, n])  # rows: right, up, towards the camera
+    rot = _rotation(1, rng.uniform(-SOLID_YAW_DEG, SOLID_YAW_DEG)) @ _rotation(
+        0, -rng.uniform(*SOLID_TILT_DEG)) @ base
+    w = (v - centre * 0.3) @ rot.T  # the die in camera axes, x right, y up, z towards the camera
+    dist = rng.uniform(4, 12)  # the camera's distance, in the die's radii: a little perspective
+
+    def project(p: np.ndarray) -> np.ndarray:
+        k = dist / (dist - p[..., 2])
+        return np.stack([p[..., 0] * k, -p[..., 1] * k], -1)
+
+    text = numeral_text(kind, value)
+    share = (rng.uniform(0.18, 0.3) if kind == "d10t" else rng.uniform(0.22, 0.4)) if kind != "d8" \
+        else rng.uniform(0.26, 0.42)
+    small_top = kind != "d8" and rng.random() < 0.2  # a small numeral near the apex, a symbol below
+    fv = v[list(front)] - centre
+    f_h = float((fv @ u).max() - (fv @ u).min())  # the front face's height, along its up
+    pts = project(w)
+    vis = [f for f in faces if (np.cross(w[f[1]] - w[f[0]], w[f[2]] - w[f[0]]))[2] > 0]
+    hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
+    scale = rng.uniform(0.5, 1.25) * C / math.sqrt(max(cv2.contourArea(hull), 1e-6))
+    scale = max(scale, SOLID_MIN_TEXT * C / (f_h * share * (0.6 if small_top else 1.0)))
+    off = np.array([C / 2, C / 2]) + rng.uniform(-0.07, 0.07, 2) * C
+    pts = pts * scale + off
+    body = rng.uniform(10, 245)
+    ink = _ink_level(rng, body)
+    light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.2, 0.8), 1.0])
+    light /= np.linalg.norm(light)
+    if rng.random() < 0.6:  # a shadow on the background
+        sh = np.zeros((C, C), np.float32)
+        _fill(sh, cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2) + rng.uniform(-0.06, 0.06, 2) * C, 1.0)
+        img *= 1 - cv2.GaussianBlur(sh, (0, 0), rng.uniform(2, 8) * SS / 3) * rng.uniform(0.2, 0.6)
+    die_mask = np.zeros((C, C), np.float32)
+    edge_level = rng.uniform(0, 255) if rng.random() < 0.6 else None
+    for f in vis:
+        nf = np.cross(w[f[1]] - w[f[0]], w[f[2]] - w[f[0]])
+        lit = 0.45 + 0.55 * max(0.0, float(nf @ light / np.linalg.norm(nf)))
+        _fill(img, pts[list(f)], float(np.clip(body * lit * rng.uniform(0.9, 1.1), 0, 255)))
+        _fill(die_mask, pts[list(f)], 1.0)
+    style = rng.choice(["plain", "plain", "stone", "marble"])
+    if style == "stone":
+        img += cv2.GaussianBlur(rng.standard_normal((C, C)).astype(np.float32), (0, 0), SS * 0.7) \
+            * rng.uniform(8, 30) * die_mask
+    elif style == "marble":
+        img += _noise(rng, (C, C), rng.uniform(6, 25) * SS) * rng.uniform(15, 45) * die_mask
+    if edge_level is not None:
+        edge = np.zeros((C, C), np.float32)
+        for f in vis:
+            cv2.polylines(edge, [np.round(pts[list(f)] * 16).astype(np.int32)], True, 1.0, max(1, SS),
+                          cv2.LINE_AA, 4)
+        img[:] = img * (1 - edge * 0.6) + edge * 0.6 * edge_level
+
+    def on_face(f: tuple[int, ...], u3: np.ndarray, mask: np.ndarray, y_share: float, h_share: float,
+                level: float) -> np.ndarray:
+        """`mask` (ink) printed on face f, upright along u3 (in its plane), its
+        centre y_share of the face's height above the face's centre, h_share of it tall."""
+        c3, n3, _ = _face_frame(v, f, f[0])
+        r3 = np.cross(u3, n3)
+        fp = v[list(f)] - c3
+        fh = float((fp @ u3).max() - (fp @ u3).min())
+        mh, mw = mask.shape
+        k = fh * h_share / mh  # die units per mask pixel
+        ctr = c3 + u3 * fh * y_share
+        src = np.float32([[0, 0], [mw, 0], [mw, mh], [0, mh]])
+        corners = [ctr + (x - mw / 2) * k * r3 - (y - mh / 2) * k * u3 for x, y in src]
+        dst = project((np.array(corners) - centre * 0.3) @ rot.T) * scale + off
+        hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+        placed = cv2.warpPerspective(mask, hm, (C, C), flags=cv2.INTER_LINEAR) * _poly_mask(pts[list(f)])
+        img[:] = img * (1 - placed) + level * placed
+        return placed
+
+    px = 4 * CROP_PX  # the masks' pixels per numeral height (drawn, then warped)
+    for f in vis:  # the numerals of the faces beside the front one, each upright towards its pole
+        if f is not front and rng.random() < (0.4 if kind == "d8" else 0.5):
+            f_apex = f[0] if kind == "d8" else (0 if 0 in f else 1)
+            on_face(f, _face_frame(v, f, f_apex)[2], text_mask(_neighbour_text(kind, rng), font, px), 0.0, share, ink)
+    m = text_mask(text, font, px)
+    if text in ("6", "9") and rng.random() < 0.75:
+        m = with_mark(m, "line" if rng.random() < 0.6 else "dot", rng)
+    wide = m.shape[1] / m.shape[0]  # a numeral wider than the face can hold is drawn lower
+    h_share = share if kind == "d8" else min(share, (0.78 if kind == "d10t" else 0.5) * 0.62 / max(wide, 1e-3))
+    if small_top:
+        h_share *= rng.uniform(0.55, 0.75)
+        on_face(front, u, _symbol(rng, px), -0.15, h_share * 1.8, ink if rng.random() < 0.7
+                else _ink_level(rng, body))
+        on_face(front, u, m, 0.22, h_share, ink)
+    else:
+        if rng.random() < 0.2:  # a ring round the numeral
+            ring = np.zeros((px * 3, px * 3), np.float32)
+            cv2.circle(ring, (px * 3 // 2, px * 3 // 2), int(px * rng.uniform(0.75, 1.2)), 1.0,
+                       max(1, int(px * 0.06)), cv2.LINE_AA)
+            on_face(front, u, ring, 0.0, h_share * 3, ink)
+        on_face(front, u, m, rng.uniform(-0.08, 0.05), h_share, ink)
+    if rng.random() < 0.2:  # filigree over the body
+        clear = cv2.dilate((die_mask > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8))
+        _strokes(rng, img, clear.astype(np.float32) * (1 - _poly_mask(pts[list(front)]) * 0.999),
+                 ink if rng.random() < 0.7 else _ink_level(rng, body), int(rng.integers(10, 30)),
+                 rng.uniform(0.5, 1.5) * SS)
+    gx, gy = np.meshgrid(np.linspace(-1, 1, C), np.linspace(-1, 1, C))
+    a = rng.uniform(0, 2 * math.pi)
+    img *= (1 + rng.uniform(0, 0.35) * (gx * math.cos(a) + gy * math.sin(a))).astype(np.float32)
+    if rng.random() < 0.25:  # a glare
+        g = np.zeros((C, C), np.float32)
+        ys, xs = np.nonzero(die_mask > 0.5)
+        i = rng.integers(len(xs))
+        cv2.ellipse(g, (int(xs[i]), int(ys[i])), (int(C * rng.uniform(0.03, 0.12)), int(C * rng.uniform(0.02, 0.08))),
+                    rng.uniform(0, 180), 0, 360, 1.0, -1)
+        img += cv2.GaussianBlur(g, (0, 0), C * 0.02) * die_mask * rng.uniform(60, 200)
+    return img

@@ -16,7 +16,9 @@ dependency):
 fonts (every Liberation font and a tenth of the other families, by a hash
 of the family's name), `train` only the others: the held set measures fonts
 the network never saw. `build` draws crops with calibration/numeral_synth.py,
-in `--jobs` processes.
+in `--jobs` processes. `train --init` starts from an earlier network: the
+`.pt` file saved beside each `.onnx`, or a float `.onnx` itself (the one in
+git's history; needs onnx in the train venv).
 """
 
 from __future__ import annotations
@@ -206,6 +208,48 @@ def _accuracy(model, x, y, bs: int = 1024) -> tuple[float, np.ndarray]:
     return float((p == y).mean()), p
 
 
+def _init_from_onnx(model, path: str, x: np.ndarray) -> None:
+    """Start from a shipped float network (its batch norms folded into the
+    convolutions on export): each convolution takes the folded weights, and
+    its batch norm is set, on the statistics of the crops `x`, to add the
+    folded bias back, so that the model computes what the file does."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    g = onnx.load(path).graph
+    inits = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+    convs = [(inits[n.input[1]], inits[n.input[2]]) for n in g.node if n.op_type == "Conv"]
+    gemm = next(n for n in g.node if n.op_type == "Gemm")
+    layers = list(model)
+    conv_layers = [m for m in layers if isinstance(m, torch.nn.Conv2d)]
+    if len(convs) != len(conv_layers):
+        raise SystemExit(f"{path}: {len(convs)} convolutions, the model has {len(conv_layers)}")
+    h = torch.from_numpy(normalise(x))
+    with torch.no_grad():
+        k = 0
+        for i, m in enumerate(layers):
+            if isinstance(m, torch.nn.Conv2d):
+                w, b = convs[k]
+                k += 1
+                m.weight.copy_(torch.from_numpy(w))
+                y = m(h)
+                mu, var = y.mean(dim=(0, 2, 3)), y.var(dim=(0, 2, 3), unbiased=False)
+                bn = layers[i + 1]
+                bn.running_mean.copy_(mu)
+                bn.running_var.copy_(var)
+                bn.weight.copy_(torch.sqrt(var + bn.eps))
+                bn.bias.copy_(mu + torch.from_numpy(b))
+                h = y + torch.from_numpy(b)[None, :, None, None]
+            elif isinstance(m, torch.nn.BatchNorm2d):
+                continue
+            elif isinstance(m, torch.nn.Linear):
+                m.weight.copy_(torch.from_numpy(inits[gemm.input[1]]))
+                m.bias.copy_(torch.from_numpy(inits[gemm.input[2]]))
+            else:
+                h = m(h)
+
+
 def cmd_train(args) -> int:
     import torch
     import torch.nn as nn
@@ -215,7 +259,9 @@ def cmd_train(args) -> int:
     x, y, weight = _load(args.data)
     vx, vy, _ = _load(args.val) if args.val else (x[:0], y[:0], None)
     model = _model(args.width)
-    if args.init:
+    if args.init and args.init.endswith(".onnx"):
+        _init_from_onnx(model, args.init, x[np.random.default_rng(args.seed + 1).choice(len(x), 4096, p=weight)])
+    elif args.init:
         model.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -298,7 +344,7 @@ def main(argv=None) -> int:
     t.add_argument("--data", nargs="+", required=True)
     t.add_argument("--val", nargs="*", default=[])
     t.add_argument("--out", required=True, type=Path)
-    t.add_argument("--init")
+    t.add_argument("--init", help="start from this network: a .pt state or a float .onnx")
     t.add_argument("--minutes", type=float, default=30)
     t.add_argument("--steps", type=int, default=10 ** 9)
     t.add_argument("--batch", type=int, default=128)

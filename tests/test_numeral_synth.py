@@ -47,3 +47,17 @@ def test_a_die_face_is_drawn_with_its_numeral_where_the_kind_prints_it():
         inside = cv2.pointPolygonTest(face.main.astype(np.float32), (float(x), float(y)), False)
         assert inside > 0, kind  # the numeral sits on the front face
         assert face.neighbours
+
+
+def test_a_die_drawn_as_a_solid_at_a_slant_shows_its_numeral_on_the_front_face():
+    for kind, a, b in (("d10", 3, 7), ("d10t", 30, 70), ("d8", 2, 5)):
+        for seed in range(4):
+            one = ns.draw_solid(np.random.default_rng(seed), kind, a, FONTS[0])
+            again = ns.draw_solid(np.random.default_rng(seed), kind, a, FONTS[0])
+            other = ns.draw_solid(np.random.default_rng(seed), kind, b, FONTS[0])
+            assert one.shape == (ns.C, ns.C) and np.array_equal(one, again)
+            diff = np.abs(one - other) > 20  # only the numeral differs
+            assert diff.sum() > 30, (kind, seed)
+            ys, xs = np.nonzero(diff)
+            assert abs(xs.mean() - ns.C / 2) < 0.3 * ns.C and abs(ys.mean() - ns.C / 2) < 0.3 * ns.C, (kind, seed)
+
