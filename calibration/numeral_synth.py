@@ -625,9 +625,7 @@ def _solid(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[
     if kind == "d8":
         v = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, 0, 0], [0, -1, 0], [0, 0, -1]], float)
         faces = [(a, b, c) for a in (0, 3) for b in (1, 4) for c in (2, 5)]
-        faces = [f if np.dot(np.cross(v[f[1]] - v[f[0]], v[f[2]] - v[f[0]]), v[list(f)].sum(0)) > 0
-                 else f[::-1] for f in faces]
-        return v, faces, int(rng.choice([0, 1, 2]))
+        return v, _outward(v, faces), int(rng.choice([0, 1, 2]))
     z0 = rng.uniform(0.1, 0.15)  # kites 0.63-0.79 as wide as long
     c36 = math.cos(math.radians(36))
     h = z0 * (1 + c36) / (1 - c36)  # the pole's height that keeps each kite flat
@@ -638,9 +636,13 @@ def _solid(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[
     for i in range(5):
         faces.append((0, 2 + i, 7 + i, 2 + (i + 1) % 5))
         faces.append((1, 7 + (i + 1) % 5, 2 + (i + 1) % 5, 7 + i))
-    faces = [f if np.dot(np.cross(v[f[1]] - v[f[0]], v[f[2]] - v[f[0]]), v[list(f)].sum(0)) > 0
-             else f[::-1] for f in faces]
-    return v, faces, 0
+    return v, _outward(v, faces), 0
+
+
+def _outward(v: np.ndarray, faces: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Each face's vertices ordered counter-clockwise seen from outside."""
+    return [f if np.dot(np.cross(v[f[1]] - v[f[0]], v[f[2]] - v[f[0]]), v[list(f)].sum(0)) > 0
+            else f[::-1] for f in faces]
 
 
 def _rotation(axis: int, deg: float) -> np.ndarray:
