@@ -60,4 +60,3 @@ def test_a_die_drawn_as_a_solid_at_a_slant_shows_its_numeral_on_the_front_face()
             assert diff.sum() > 30, (kind, seed)
             ys, xs = np.nonzero(diff)
             assert abs(xs.mean() - ns.C / 2) < 0.3 * ns.C and abs(ys.mean() - ns.C / 2) < 0.3 * ns.C, (kind, seed)
-
