@@ -131,6 +131,14 @@ class Params:
     # it would overlap (centres nearer than half their sides' sum), is that die's side face seen
     # obliquely, left out (matteop65's close-ups: 6 such extra dice of its training side, 0 right;
     # epanemu, never seen: 2 extra and a small die half behind a big one)
+    close_off_middle: float = 0.33  # a d8, d10 or d10t answered this share of its side off the middle
+    # of a die photographed close (numerals.big_objects: alone on the background, no more than
+    # close_die_frame of the frame's long side wide) ...
+    close_die_frame: float = 0.5
+    close_piece: float = 3.0  # ... and smaller than this share of it (a piece of it, not the die)
+    # is a side face's numeral: refused (bartek-single elvish: a neighbour's 9 and 6 answered 7
+    # and 1; of every answer of the eval sets in a big blob, the right ones with these sizes lie
+    # at most 0.29 of its side off its middle)
     big_lean_sides: float = 1.3  # a d6 answered this many frame die sides wide (the side clamp's
     # top is side_spread) ...
     big_lean_p: float = 0.7  # ... that the lean network gives this much is refused: a cocked die

@@ -410,9 +410,10 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         if params.numerals and any(d.colour is None for d in dice):
             dice = kinds.name_colours(frame, dice, die_side or med)
     dice = _without_side_faces(dice, med, params)
+    dice, side_numerals = _off_a_close_die(frame, dice, die_side or med, params)
     dice, big_leaning = _big_leaning(frame, dice, med, params)
     dice, slanted = _foreshortened(frame, dice, rejected, die_side or med, tray_lab, params)
-    rejected = kinds.one_refusal_each(rejected + big_leaning + slanted, die_side or med)
+    rejected = kinds.one_refusal_each(rejected + side_numerals + big_leaning + slanted, die_side or med)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
@@ -1025,6 +1026,29 @@ def _without_side_faces(dice: list[Die], frame_side: float, params: Params = DEF
     overlap = dist < (sides[:, None] + sides[None, :]) / 2
     face = (sides < params.side_face_max * frame_side) & (bigger & overlap).any(axis=1)
     return [d for d, f in zip(dice, face, strict=True) if not f]
+
+
+def _off_a_close_die(frame: np.ndarray, dice: list[Die], frame_side: float,
+                     params: Params = DEFAULT_PARAMS) -> tuple[list[Die], list[Rejection]]:
+    """The answers, but a d8, d10 or d10t read on a piece of a die
+    photographed close (`numerals.big_objects`, no wider than
+    `close_die_frame` of the frame) well off its middle (`close_off_middle`
+    of its side) is refused: the face seen from the front lies in the
+    middle, a numeral off it is on a side face."""
+    numeral = [d for d in dice if d.kind in numerals.ANSWERED]
+    if not numeral or len(dice) > 2 or params.close_off_middle <= 0:
+        return dice, []
+    big = [(c, s) for c, s in numerals.big_objects(frame, numerals.BIG_SIDES * frame_side)
+           if s <= params.close_die_frame * max(frame.shape[:2])]
+    off = {}
+    for d in numeral:
+        for c, s in big:
+            r = float(np.hypot(d.center[0] - c[0], d.center[1] - c[1])) / s
+            if params.close_off_middle <= r < 0.5 and kinds.blob_side(d.outline) * params.close_piece <= s:
+                off[id(d)] = Rejection(d.center, "unreadable", d.outline,
+                                       f"read {d.kind} {d.value} {r:.2f} of a close die's side off its middle: "
+                                       "a side face")
+    return [d for d in dice if id(d) not in off], list(off.values())
 
 
 def _big_leaning(frame: np.ndarray, dice: list[Die], frame_side: float,

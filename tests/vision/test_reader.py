@@ -10,13 +10,14 @@ from vision import BadFrame, Reading, read_dice
 from vision.learned import Found
 from vision.reader import (
     _glyph,
+    _off_a_close_die,
     _one_die_body,
     _two_dice,
     _without_pips,
     _without_side_faces,
     is_speck,
 )
-from vision.types import Die
+from vision.types import Die, square_outline
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FELTS = {"green": (60, 110, 40), "blue": (120, 60, 30), "white": (225, 225, 225),
@@ -401,3 +402,26 @@ def test_a_black_die_on_dark_felt_seen_by_one_pip_is_read():
             < 0.5 * got.die_side_px]
     assert [(d.value, d.colour) for d in near] == [(2, "black")]
     assert all(d.value in [w["value"] for w in label["dice"]] for d in got.dice)
+
+
+def test_a_numeral_read_on_a_side_face_of_a_die_photographed_close_is_refused():
+    # a d10 photographed close: one grey body about 240 px wide alone on white; the pieces
+    # the readers found in it are 45 px wide. The front face's numeral lies in its middle;
+    # a numeral 0.4 of its side off the middle is a neighbour face's
+    frame = np.full((756, 756, 3), 245, np.uint8)
+    kite = np.array([(378, 250), (500, 360), (378, 500), (256, 360)], np.int32)
+    cv2.fillConvexPoly(frame, kite, (150, 150, 150))
+    body = cv2.moments(kite)
+    mid = (body["m10"] / body["m00"], body["m01"] / body["m00"])
+    front = Die("d10", 2, None, mid, 0.9, square_outline(mid, 45))
+    side = Die("d10", 7, None, (mid[0] - 85, mid[1]), 0.83, square_outline((mid[0] - 85, mid[1]), 45))
+    kept, refused = _off_a_close_die(frame, [front, side], frame_side=40)
+    assert kept == [front]
+    assert [(r.center, r.why) for r in refused] == [(side.center, "unreadable")]
+    # a d6 is read by its pips wherever it lies, and on a tray wider than half the frame
+    # (not one die) nothing is refused
+    d6 = Die("d6", 3, "white", side.center, 0.9, side.outline)
+    assert _off_a_close_die(frame, [front, d6], frame_side=40) == ([front, d6], [])
+    tray_frame = np.full((756, 756, 3), 245, np.uint8)
+    cv2.rectangle(tray_frame, (100, 100), (656, 656), (150, 150, 150), -1)
+    assert _off_a_close_die(tray_frame, [front, side], frame_side=40) == ([front, side], [])
