@@ -85,6 +85,7 @@ WHY_LOOKED_AT = ("unknown object", "low confidence", "not read")  # refusals rea
 BIG_SEG_PX = 320  # a frame is segmented this big to find dice photographed close
 BIG_MIN_AREA = 0.01  # a blob of at least this share of the frame ...
 BIG_SIDES = 1.6  # ... this many of the detector's die sides wide is one die seen close
+BIG_PIECES = 0.6  # its pieces lie this many sides from its middle (its side: of a square as big; a kite's reach further)
 BIG_SCALES = (0.9, 1.25)  # its crops, in the blob's sides (the square root of its area)
 CLOSE_SCALES = (0.8, 0.9, 1.0, 1.1)  # its views for `read_close`, in the blob's sides, ...
 BIG_SHIFT = 0.08  # ... each also cut this many sides off its centre each way (9 places): `read_close`
@@ -394,4 +395,33 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         if i not in gone and isinstance(rd, NumeralRead):
             out_dice.append(Die(rd.kind, rd.value, None, r.center, rd.p, r.outline))
             gone.add(i)
-    return out_dice, [r for r in rejected if not any(r is ask[i] for i in gone)]
+    left = [r for r in rejected if not any(r is ask[i] for i in gone)]
+    return out_dice, _one_refusal_per_big_die(big, reads[len(ask):], out_dice[len(dice):], left,
+                                              max(frame.shape[:2]))
+
+
+def _one_refusal_per_big_die(big: list[tuple[tuple[float, float], float]], reads: list,
+                             answered: list[Die], rejected: list[Rejection],
+                             frame_side: float) -> list[Rejection]:
+    """The refusals, with a die photographed close (a `big_objects` blob)
+    counted once, as the station counts dice (a blob wider than
+    `close_die_frame` of the frame's long side is not one die): none inside one answered
+    (its pieces the other readers refused: out of focus, say; not a die
+    found leaning), one for one not answered refused in pieces (at its
+    middle, for the reason of the piece nearest it)."""
+    out = list(rejected)
+    for (c, s), rd in zip(big, reads, strict=True):
+        if s > DEFAULT_PARAMS.close_die_frame * frame_side:
+            continue  # a tray or a cloth, not one die
+        inside = [r for r in out if np.hypot(r.center[0] - c[0], r.center[1] - c[1]) < BIG_PIECES * s]
+        if isinstance(rd, NumeralRead):
+            out = [r for r in out if all(r is not q for q in inside) or r.leans]
+            continue
+        if any(np.hypot(d.center[0] - c[0], d.center[1] - c[1]) < s / 2 for d in answered):
+            continue
+        if any(r.leans for r in inside) or len(inside) < 2:
+            continue  # (a blob nothing else saw may be an empty tray small in the photo: not refused)
+        why = min(inside, key=lambda r: np.hypot(r.center[0] - c[0], r.center[1] - c[1])).why
+        detail = f"a die photographed close, {s:.0f} px wide: {len(inside)} pieces refused; read {rd}"
+        out = [r for r in out if all(r is not q for q in inside)] + [Rejection(c, why, square_outline(c, s), detail)]
+    return out

@@ -397,6 +397,10 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side, pairs)
         dice = [d for d in dice if not kinds.near_points(
             d.center, [s.center for s in specks if s.value == d.value], params.dup_sides * med)]
+        # a numeral on a side face of a die photographed close is refused before the numeral
+        # network looks at the frame (which then sees the die whole: no answer left)
+        dice, side_numerals = _off_a_close_die(frame, dice, die_side or med, params)
+        rejected += side_numerals
         if params.numerals and profile is None:
             # numerals in fonts never taught: a second opinion on the face network's unsure
             # answers, and a look at what no reader above could read
@@ -410,10 +414,9 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         if params.numerals and any(d.colour is None for d in dice):
             dice = kinds.name_colours(frame, dice, die_side or med)
     dice = _without_side_faces(dice, med, params)
-    dice, side_numerals = _off_a_close_die(frame, dice, die_side or med, params)
     dice, big_leaning = _big_leaning(frame, dice, med, params)
     dice, slanted = _foreshortened(frame, dice, rejected, die_side or med, tray_lab, params)
-    rejected = kinds.one_refusal_each(rejected + side_numerals + big_leaning + slanted, die_side or med)
+    rejected = kinds.one_refusal_each(rejected + big_leaning + slanted, die_side or med)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),

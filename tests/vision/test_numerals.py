@@ -16,6 +16,7 @@ from tests.vision.netfault import unloadable
 from vision import faces, numerals, read_dice
 from vision.numerals import ANGLES, CLASSES, CROP_PX, decide
 from vision.params import DEFAULT_PARAMS
+from vision.types import Die, Rejection
 
 N = len(ANGLES) * len(numerals.SCALES)
 
@@ -234,3 +235,33 @@ def test_a_close_die_read_less_surely_on_average_is_refused(monkeypatch):
 def test_a_close_die_read_as_another_value_at_another_turn_is_refused(monkeypatch):
     assert _close_views(monkeypatch, {3: {("d10", 6): 0.7}, 9: {("d10", 9): 0.35}}) == "low confidence"
 
+
+
+def test_a_die_photographed_close_is_counted_once():
+    # the other readers found a die photographed close (225 px wide in a 756 px photo) in
+    # pieces and refused each; the numeral network read it whole, or could not
+    big = [((378.0, 378.0), 225.0)]
+    pieces = [Rejection((363.0, 248.0), "unreadable"), Rejection((280.0, 380.0), "unknown object"),
+              Rejection((390.0, 400.0), "low confidence")]
+    away = Rejection((700.0, 700.0), "cocked")
+    leaning = Rejection((380.0, 300.0), "cocked", leans=True)
+    one = numerals._one_refusal_per_big_die
+    # not read: one refusal at its middle, for the nearest piece's reason; what lies away stays
+    got = one(big, ["low confidence"], [], [*pieces, away], 756)
+    assert [(r.center, r.why) for r in got] == [((700.0, 700.0), "cocked"), ((378.0, 378.0), "low confidence")]
+    # read: its pieces' refusals go, but a die found leaning is still refused
+    read = numerals.NumeralRead("d10", 4, 0.9, 0.0)
+    die = Die("d10", 4, None, (378.0, 378.0), 0.9)
+    assert one(big, [read], [die], [*pieces, leaning, away], 756) == [leaning, away]
+    # one piece is itself the refusal; a blob wider than half the frame is a tray, not a die
+    assert one(big, ["low confidence"], [], [pieces[0]], 756) == [pieces[0]]
+    assert one([((378.0, 378.0), 500.0)], ["low confidence"], [], [*pieces], 756) == pieces
+
+
+def test_an_empty_tray_small_in_the_photo_is_not_refused_as_a_die():
+    # alone on the table, 300 px wide in a 1000 px photo: as big as a die photographed close
+    frame = np.full((756, 1000, 3), 235, np.uint8)
+    cv2.rectangle(frame, (350, 228), (650, 528), (60, 110, 40), -1)
+    assert numerals.big_objects(frame, 0)
+    reading = read_dice(frame)
+    assert reading.dice == () and reading.rejected == ()
