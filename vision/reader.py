@@ -1047,7 +1047,7 @@ def _off_a_close_die(frame: np.ndarray, dice: list[Die], frame_side: float,
     for d in numeral:
         for c, s in big:
             r = float(np.hypot(d.center[0] - c[0], d.center[1] - c[1])) / s
-            if params.close_off_middle <= r < 0.5 and kinds.blob_side(d.outline) * params.close_piece <= s:
+            if params.close_off_middle <= r < numerals.BIG_PIECES and kinds.blob_side(d.outline) * params.close_piece <= s:
                 off[id(d)] = Rejection(d.center, "unreadable", d.outline,
                                        f"read {d.kind} {d.value} {r:.2f} of a close die's side off its middle: "
                                        "a side face")
