@@ -645,15 +645,6 @@ def _outward(v: np.ndarray, faces: list[tuple[int, ...]]) -> list[tuple[int, ...
             else f[::-1] for f in faces]
 
 
-def _rotation(axis: int, deg: float) -> np.ndarray:
-    a = math.radians(deg)
-    c, s = math.cos(a), math.sin(a)
-    i, j = [k for k in range(3) if k != axis]
-    r = np.eye(3)
-    r[i, i], r[i, j], r[j, i], r[j, j] = c, -s, s, c
-    return r
-
-
 def _face_frame(v: np.ndarray, face: tuple[int, ...], apex: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A face's centre, outward normal and up (in its plane, towards `apex`)."""
     p = v[list(face)]
@@ -678,8 +669,9 @@ def draw_solid(rng: np.random.Generator, kind: str, value: int, font: str) -> np
     if kind == "d8" and rng.random() < 0.3:  # a numeral pointing at an edge
         u = -u
     base = np.stack([np.cross(u, n), u, n])  # rows: right, up, towards the camera
-    rot = _rotation(1, rng.uniform(-SOLID_YAW_DEG, SOLID_YAW_DEG)) @ _rotation(
-        0, -rng.uniform(*SOLID_TILT_DEG)) @ base
+    yaw = math.radians(rng.uniform(-SOLID_YAW_DEG, SOLID_YAW_DEG))  # turned right about the up axis ...
+    tilt = math.radians(rng.uniform(*SOLID_TILT_DEG))  # ... after its top was turned back
+    rot = cv2.Rodrigues(np.array([0.0, -yaw, 0.0]))[0] @ cv2.Rodrigues(np.array([-tilt, 0.0, 0.0]))[0] @ base
     w = (v - centre * 0.3) @ rot.T  # the die in camera axes, x right, y up, z towards the camera
     dist = rng.uniform(4, 12)  # the camera's distance, in the die's radii: a little perspective
 

@@ -47,6 +47,7 @@ Pure functions on arrays; the weights are package data (vision/models/).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -413,15 +414,15 @@ def _one_refusal_per_big_die(big: list[tuple[tuple[float, float], float]], reads
     for (c, s), rd in zip(big, reads, strict=True):
         if s > DEFAULT_PARAMS.close_die_frame * frame_side:
             continue  # a tray or a cloth, not one die
-        inside = [r for r in out if np.hypot(r.center[0] - c[0], r.center[1] - c[1]) < BIG_PIECES * s]
+        inside = [r for r in out if math.dist(r.center, c) < BIG_PIECES * s]
         if isinstance(rd, NumeralRead):
             out = [r for r in out if all(r is not q for q in inside) or r.leans]
             continue
-        if any(np.hypot(d.center[0] - c[0], d.center[1] - c[1]) < s / 2 for d in answered):
+        if any(math.dist(d.center, c) < s / 2 for d in answered):
             continue
         if any(r.leans for r in inside) or len(inside) < 2:
             continue  # (a blob nothing else saw may be an empty tray small in the photo: not refused)
-        why = min(inside, key=lambda r: np.hypot(r.center[0] - c[0], r.center[1] - c[1])).why
+        why = min(inside, key=lambda r: math.dist(r.center, c)).why
         detail = f"a die photographed close, {s:.0f} px wide: {len(inside)} pieces refused; read {rd}"
         out = [r for r in out if all(r is not q for q in inside)] + [Rejection(c, why, square_outline(c, s), detail)]
     return out

@@ -9,6 +9,7 @@ Steps (each timed into Reading.timings_ms):
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Collection
 
@@ -1046,7 +1047,7 @@ def _off_a_close_die(frame: np.ndarray, dice: list[Die], frame_side: float,
     off = {}
     for d in numeral:
         for c, s in big:
-            r = float(np.hypot(d.center[0] - c[0], d.center[1] - c[1])) / s
+            r = math.dist(d.center, c) / s
             if params.close_off_middle <= r < numerals.BIG_PIECES and kinds.blob_side(d.outline) * params.close_piece <= s:
                 off[id(d)] = Rejection(d.center, "unreadable", d.outline,
                                        f"read {d.kind} {d.value} {r:.2f} of a close die's side off its middle: "
