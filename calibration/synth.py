@@ -31,8 +31,8 @@ __all__ = ["make_scene", "random_scene_spec", "render_scene", "SceneSpec", "DieS
 
 def make_scene(spec_or_seed: SceneSpec | int, size_wh: tuple[int, int] = (1600, 1200),
                kinds: tuple[str, ...] = ("d6",), theme: str | None = None,
-               fonts: tuple[str, ...] = (), every_face: dict[str, int] | None = None
-               ) -> tuple[np.ndarray, dict]:
+               fonts: tuple[str, ...] = (), every_face: dict[str, int] | None = None,
+               d6_numerals: bool = False) -> tuple[np.ndarray, dict]:
     """A labelled scene: (image_bgr uint8, label dict of FORMATS.md section 1).
 
     An int is a seed for `random_scene_spec(seed, size_wh, kinds, theme)`; a
@@ -41,10 +41,15 @@ def make_scene(spec_or_seed: SceneSpec | int, size_wh: tuple[int, int] = (1600, 
     gets one of them, and a line under (or a dot after) its 6 and 9; the scene is
     otherwise the one the seed draws without them. `every_face` (a dict kept
     over a run's scenes): each readable die shows the next face of its kind
-    (`with_every_face`), the scene otherwise the seed's.
+    (`with_every_face`), the scene otherwise the seed's. `d6_numerals`: each d6
+    of a seeded scene shows its value as a numeral (in its font, when `fonts`
+    gives one), not pips.
     """
     spec = spec_or_seed if isinstance(spec_or_seed, SceneSpec) else random_scene_spec(
         int(spec_or_seed), size_wh, kinds, theme)
+    if d6_numerals and not isinstance(spec_or_seed, SceneSpec):
+        spec = dataclasses.replace(spec, dice=tuple(dataclasses.replace(d, numerals=True) if d.kind == "d6" else d
+                                                    for d in spec.dice))
     if fonts and not isinstance(spec_or_seed, SceneSpec):
         spec = with_fonts(spec, fonts, np.random.default_rng([int(spec_or_seed), FONT_SEED]))
     if every_face is not None and not isinstance(spec_or_seed, SceneSpec):
@@ -60,7 +65,7 @@ def with_fonts(spec: SceneSpec, fonts: tuple[str, ...], rng: np.random.Generator
     """The spec with a font (and a 6/9 mark) drawn for every numeral die."""
     dice = tuple(dataclasses.replace(d, font=str(fonts[int(rng.integers(len(fonts)))]),
                                      six_nine_mark="dot" if rng.random() < 0.3 else "line")
-                 if d.kind in ("d8", "d10", "d10t") else d for d in spec.dice)
+                 if d.kind in ("d8", "d10", "d10t") or d.numerals else d for d in spec.dice)
     return dataclasses.replace(spec, dice=dice)
 
 

@@ -166,7 +166,12 @@ def render_die(die: DieSpec, camera: Camera, light: np.ndarray) -> DieLayer:
         lam = AMBIENT + DIFFUSE * max(0.0, float(np.dot(face.normal, light)))
         poly = to_patch(camera.project(face.points(rounded_square(FACE_INSET, CORNER_RADIUS_UV * 0.8))))
         cv2.fillPoly(colour, [poly], np.clip(body * lam, 0, 255).tolist(), cv2.LINE_AA)
-        _draw_pips(colour, alpha, face, camera, to_patch, pip, lam, light)
+        if not die.numerals:
+            _draw_pips(colour, alpha, face, camera, to_patch, pip, lam, light)
+        elif face is top and die.tilt_deg == 0:
+            from calibration.synth_poly import _print_numeral  # (synth_poly draws on this module)
+            _print_numeral(colour, alpha, die, camera.project(face.centre), to_patch,
+                           np.clip(pip * (0.72 + 0.28 * lam), 0, 255))
     if die.glare_uv is not None:
         _add_glare(colour, top, die.glare_uv, camera, to_patch)
     premult = colour * alpha[..., None]

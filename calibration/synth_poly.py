@@ -136,7 +136,7 @@ def _truetype_mask(text: str, px: float, font_file: str) -> tuple[np.ndarray, tu
 
 def _print_numeral(colour, alpha, die, centre_xy, to_patch, ink) -> None:
     text = numeral(die)
-    px = TEXT_HEIGHT_IN_FACE * die.size_px * SUPERSAMPLE * (0.8 if die.kind == "d8" else 1.0)
+    px = TEXT_HEIGHT_IN_FACE * die.size_px * SUPERSAMPLE * {"d8": 0.8, "d6": 1.5}.get(die.kind, 1.0)
     if die.font:
         mask, (bx0, by0, bx1, by1), thick = _truetype_mask(text, px, die.font)
     else:

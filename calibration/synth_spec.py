@@ -103,6 +103,7 @@ class DieSpec:
     hidden: bool = False  # under another die: not labelled at all
     font: str | None = None  # numeral dice: a TrueType file (None: Hershey simplex)
     six_nine_mark: str = "line"  # what tells a 6 from a 9: "line" under it, or "dot" after it
+    numerals: bool = False  # a d6 with its value printed on its top face instead of pips
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every-face", action="store_true",
                     help="each readable die shows the next face of its kind in turn over the run "
                          "(a teaching set: every face seen); the scenes are otherwise the seed's")
+    ap.add_argument("--d6-numerals", action="store_true",
+                    help="each d6 shows its value as a numeral (in one of --fonts, if given), not pips")
     ap.add_argument("--prefix", default="scene", help="file names PREFIX_NNN_THEME (default scene)")
     ap.add_argument("--quality", default=90, type=int, help="JPEG quality of the written files")
     ap.add_argument("--themes", default="", help="comma-separated, only these themes in turn (default: "
@@ -66,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     turn: dict[str, int] | None = {} if args.every_face else None
     for i in range(args.count):
         theme = themes[i % len(themes)]
-        image_bgr, label = make_scene(args.seed * SEED_STRIDE + i, args.size, kinds, theme, fonts, turn)
+        image_bgr, label = make_scene(args.seed * SEED_STRIDE + i, args.size, kinds, theme, fonts, turn,
+                                       args.d6_numerals)
         name = f"{args.prefix}_{i:03d}_{theme}"
         cv2.imwrite(str(args.out / f"{name}.jpg"), image_bgr, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{name}.json").write_text(json.dumps(label, indent=1) + "\n")
