@@ -7,10 +7,12 @@ grey crop around a die, the kind and value of an *upright* numeral (d6 1-6,
 d8 1-8, d10 0-9, d10t 00-90) or `none`: a numeral on its side or upside
 down, a pip face, a letter or logo, a bone, the felt. The kind is told by
 the face's outline round the numeral (a d6's square, a d8's triangle, a
-d10's kite) and a d10t by its two digits. Only d8, d10 and d10t are
-answered (ANSWERED): a d6 is read by its pips, and a d6 with numerals is
-taught; the network's d6 classes keep a d6's numeral from being answered as
-a d8's.
+d10's kite) and a d10t by its two digits. A d6 is read by its pips; a d6
+with numerals (no pips) is answered here where the network reads its
+numeral on a d6's square at two sizes (`_d6_holds`, `_on_a_square`: a
+decorative pip 1 in a swirl reads as a 5 at one size only): where the other
+readers refused it, where the pip reader read its ink as one of D6_FAKES,
+and where the face network answered its digit as a d8's or a d10's.
 
 `read` turns a die's crop through ANGLES at each of SCALES (its side
 estimate is rough) and answers the kind and value whose best crop is surest,
@@ -70,8 +72,10 @@ CLASSES: tuple[tuple[str, int], ...] = (
     *(("d10t", v) for v in range(0, 100, 10)),
 )
 KINDS = ("d6", "d8", "d10", "d10t")  # the network's
-ANSWERED = NUMERAL_KINDS  # the kinds answered: a d6 is read by its pips (vision.reader), and a
-# d6 with numerals is taught; the network's d6 read a decorative 1 (a swirl) as a 5 on a real tray
+ANSWERED = NUMERAL_KINDS  # the kinds answered where no other reader answered ...
+D6_FAKES = (1, 2)  # ... and a d6 the pip reader read as one of these values, unsure (below CHECK_BELOW):
+# a numeral's ink looks like one pip or two (a 4's, a 5's); the network reads such a d6's numeral
+D6_AGAIN = 1.3  # a d6's numeral is read again with the die's side this many times bigger (_d6_holds)
 MIN_STD = 12.0  # grey levels: a flat crop is not stretched into noise
 MODEL_NAME = "numerals.onnx"
 
@@ -336,24 +340,72 @@ def _digit(kind: str, value: int) -> int:
     return value // 10 if kind == "d10t" else value
 
 
-def second_opinion(frame: np.ndarray, dice: list[Die],
-                   die_side: float | None = None) -> tuple[list[Die], list[Rejection]]:
+def _d6_holds(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
+              kinds: Collection[str], rd: NumeralRead) -> bool:
+    """Whether a d6's numeral read on a die is read again with the die's side
+    taken D6_AGAIN times bigger (a d6 is no numeral kind the face network
+    answers: its reads must agree at two sizes; a pip 1 in a swirl reads as a
+    5 at one size only, a d8's face seen close as a square)."""
+    again = decide(probabilities(net, crops(grey, centre, side * D6_AGAIN, ANGLES, SCALES)), kinds)
+    return isinstance(again, NumeralRead) and (again.kind, again.value) == (rd.kind, rd.value)
+
+
+def _on_a_square(net: Net, grey: np.ndarray, d: Die, side: float, row: np.ndarray) -> bool:
+    """Whether a numeral the face network answered as a d8's or a d10's is a
+    d6's: its digit read on a d6's square (at CHECK_P, surer than as any other
+    kind) in some turn of `row` (per class, its best turn), and again with
+    the die's side D6_AGAIN times bigger (a d8's face seen close fills the
+    crop: no outline, a square at one size)."""
+    if not 1 <= _digit(d.kind, int(d.value)) <= 6:
+        return False
+    sq = CLASSES.index(("d6", _digit(d.kind, int(d.value))))
+    kin = [c for c, (k, v) in enumerate(CLASSES) if k not in (NONE, "d6") and _digit(k, v) == CLASSES[sq][1]]
+    if row[sq] < CHECK_P or row[sq] <= row[kin].max():
+        return False
+    again = probabilities(net, crops(grey, d.center, side * D6_AGAIN, ANGLES, SCALES[:1])).max(axis=0)
+    return bool(again[sq] >= CHECK_P and again[sq] > again[kin].max())
+
+
+def second_opinion(frame: np.ndarray, dice: list[Die], die_side: float | None = None,
+                   game_kinds: Collection[str] | None = None) -> tuple[list[Die], list[Rejection]]:
     """The answers this network does not contradict, and refusals for those it
     does: an untaught numeral die answered less sure than CHECK_BELOW whose
     crops (turned every way, at the first scale) read another value upright
-    at CHECK_P or more, and surer than the answered value."""
+    at CHECK_P or more, and surer than the answered value.
+
+    A d6 with numerals: where this network reads a d6's numeral (`decide`,
+    at one scale) on such a die, or on a d6 the pip reader answered as one of
+    D6_FAKES less sure than CHECK_BELOW, that is the answer (the face's square
+    says d6, whatever kind the face network gave it); where it reads the
+    answered numeral's digit as a d6's, surer than as the answered kind, the
+    kind is in doubt and the die refused."""
     net = load_net()
-    ask = [i for i, d in enumerate(dice) if d.kind in ANSWERED and isinstance(d.value, int)
-           and d.confidence < CHECK_BELOW]
+    d6 = game_kinds is None or "d6" in game_kinds
+    ask = [i for i, d in enumerate(dice) if isinstance(d.value, int) and (
+        (d.kind in ANSWERED and (d.confidence < CHECK_BELOW or (d6 and 1 <= _digit(d.kind, d.value) <= 6)))
+        or (d6 and d.kind == "d6" and d.value in D6_FAKES and d.confidence < CHECK_BELOW))]
     if net is None or not ask:
         return list(dice), []
     grey, fallback = _grey_and_side(frame, die_side)
     probs = probabilities(net, np.concatenate([crops(grey, dice[i].center, _side(dice[i], fallback), ANGLES, SCALES[:1])
-                                               for i in ask]))
-    best = probs.reshape(len(ask), len(ANGLES), len(CLASSES)).max(axis=1)  # per die, per class
+                                               for i in ask])).reshape(len(ask), len(ANGLES), len(CLASSES))
+    kinds = [k for k in (*ANSWERED, "d6") if game_kinds is None or k in game_kinds]
+    out = list(dice)
     refused: dict[int, Rejection] = {}
-    for row, i in zip(best, ask, strict=True):
+    for p, i in zip(probs, ask, strict=True):
         d = dice[i]
+        rd = decide(p, kinds, ANGLES, 1) if d6 else None
+        if isinstance(rd, NumeralRead) and rd.kind == "d6" and _d6_holds(net, grey, d.center, _side(d, fallback), kinds, rd):
+            if (d.kind, d.value) != ("d6", rd.value):
+                out[i] = Die("d6", rd.value, d.colour, d.center, rd.p, d.outline)
+            continue
+        if d.kind == "d6":
+            continue  # a pip answer stands unless a numeral is read
+        row = p.max(axis=0)  # per class, its best turn
+        if d.confidence >= CHECK_BELOW:  # (asked only whether it is a d6's)
+            if _on_a_square(net, grey, d, _side(d, fallback), row):
+                out[i] = Die("d6", int(d.value), d.colour, d.center, d.confidence, d.outline)
+            continue
         same = [c for c, (k, v) in enumerate(CLASSES) if k != NONE and _digit(k, v) == _digit(d.kind, int(d.value))]
         other = [c for c, (k, v) in enumerate(CLASSES) if k != NONE and c not in same]
         c = max(other, key=lambda c: row[c])
@@ -362,7 +414,9 @@ def second_opinion(frame: np.ndarray, dice: list[Die],
             refused[i] = Rejection(d.center, "low confidence", d.outline,
                                    detail=f"read {d.kind} {d.value} at {d.confidence:.2f}; "
                                           f"the numeral network reads {k} {v} at {row[c]:.2f}")
-    return [d for i, d in enumerate(dice) if i not in refused], list(refused.values())
+        elif d6 and _on_a_square(net, grey, d, _side(d, fallback), row):
+            out[i] = Die("d6", int(d.value), d.colour, d.center, d.confidence, d.outline)
+    return [d for i, d in enumerate(out) if i not in refused], list(refused.values())
 
 
 def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
@@ -373,7 +427,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     bigger than the detector's dice (a die photographed close, found in
     pieces: the pieces' refusals go)."""
     net = load_net()
-    kinds = [k for k in ANSWERED if game_kinds is None or k in game_kinds]
+    kinds = [k for k in (*ANSWERED, "d6") if game_kinds is None or k in game_kinds]
     ask = [r for r in rejected if r.why in WHY_LOOKED_AT]
     if net is None or not kinds or (dice and not ask):
         return list(dice), list(rejected)
@@ -384,6 +438,9 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         return list(dice), list(rejected)
     places += [(c, s, BIG_SCALES) for c, s in big]
     reads = read(net, grey, places, kinds)
+    reads = [rd if not (isinstance(rd, NumeralRead) and rd.kind == "d6")
+             or _d6_holds(net, grey, c, s, kinds, rd) else "low confidence"
+             for rd, (c, s, _) in zip(reads, places, strict=True)]
     reads[len(ask):] = [_either(rd, read_close(net, grey, c, s, kinds))
                         for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
     out_dice = list(dice)

@@ -405,7 +405,7 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         if params.numerals and profile is None:
             # numerals in fonts never taught: a second opinion on the face network's unsure
             # answers, and a look at what no reader above could read
-            dice, contradicted = numerals.second_opinion(frame, dice, die_side)
+            dice, contradicted = numerals.second_opinion(frame, dice, die_side, game_kinds)
             dice, rejected = numerals.reread(frame, dice, rejected + contradicted, game_kinds, die_side)
         elif params.numerals:
             # taught: the profile answers for its set; what it and the readers above refused

@@ -265,3 +265,23 @@ def test_an_empty_tray_small_in_the_photo_is_not_refused_as_a_die():
     assert numerals.big_objects(frame, 0)
     reading = read_dice(frame)
     assert reading.dice == () and reading.rejected == ()
+
+
+@pytest.mark.parametrize("seed", [5000, 5001, 5002])
+def test_a_d6_with_numerals_is_read_as_a_d6_untaught(seed):
+    """A d6 with numerals (a rendered scene: the value printed on its top face,
+    no pips) is answered as the d6 it is, untaught: not as a d10 of the same
+    digit (the face network's answer), nor as the 1 its ink looks like to the
+    pip reader."""
+    from calibration.synth import make_scene
+    img, label = make_scene(seed, (1000, 750), ("d6",), "plain", d6_numerals=True)
+    reading = read_dice(img)
+    assert sorted((d.kind, d.value) for d in reading.dice) == sorted(("d6", d["value"]) for d in label["dice"])
+    assert not reading.rejected
+
+
+def test_a_d6_numeral_is_not_answered_in_a_game_without_d6():
+    """In a game of d10 only, the numeral network does not turn an answer into a d6."""
+    from calibration.synth import make_scene
+    img, _ = make_scene(5000, (1000, 750), ("d6",), "plain", d6_numerals=True)
+    assert all(d.kind != "d6" for d in read_dice(img, game_kinds=("d10",)).dice)
