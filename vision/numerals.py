@@ -12,7 +12,9 @@ with numerals (no pips) is answered here where the network reads its
 numeral on a d6's square at two sizes (`_d6_holds`, `_on_a_square`: a
 decorative pip 1 in a swirl reads as a 5 at one size only): where the other
 readers refused it, where the pip reader read its ink as one of D6_FAKES,
-and where the face network answered its digit as a d8's or a d10's.
+and where the face network answered its digit as a d8's or a d10's
+(unsure: below CHECK_BELOW; asking its sure answers too doubled the
+crowded numeral scenes' time).
 
 `read` turns a die's crop through ANGLES at each of SCALES (its side
 estimate is rough) and answers the kind and value whose best crop is surest,
@@ -381,9 +383,8 @@ def second_opinion(frame: np.ndarray, dice: list[Die], die_side: float | None = 
     kind is in doubt and the die refused."""
     net = load_net()
     d6 = game_kinds is None or "d6" in game_kinds
-    ask = [i for i, d in enumerate(dice) if isinstance(d.value, int) and (
-        (d.kind in ANSWERED and (d.confidence < CHECK_BELOW or (d6 and 1 <= _digit(d.kind, d.value) <= 6)))
-        or (d6 and d.kind == "d6" and d.value in D6_FAKES and d.confidence < CHECK_BELOW))]
+    ask = [i for i, d in enumerate(dice) if isinstance(d.value, int) and d.confidence < CHECK_BELOW
+           and (d.kind in ANSWERED or (d6 and d.kind == "d6" and d.value in D6_FAKES))]
     if net is None or not ask:
         return list(dice), []
     grey, fallback = _grey_and_side(frame, die_side)
@@ -402,10 +403,6 @@ def second_opinion(frame: np.ndarray, dice: list[Die], die_side: float | None = 
         if d.kind == "d6":
             continue  # a pip answer stands unless a numeral is read
         row = p.max(axis=0)  # per class, its best turn
-        if d.confidence >= CHECK_BELOW:  # (asked only whether it is a d6's)
-            if _on_a_square(net, grey, d, _side(d, fallback), row):
-                out[i] = Die("d6", int(d.value), d.colour, d.center, d.confidence, d.outline)
-            continue
         same = [c for c, (k, v) in enumerate(CLASSES) if k != NONE and _digit(k, v) == _digit(d.kind, int(d.value))]
         other = [c for c, (k, v) in enumerate(CLASSES) if k != NONE and c not in same]
         c = max(other, key=lambda c: row[c])
