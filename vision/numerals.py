@@ -342,6 +342,12 @@ def _digit(kind: str, value: int) -> int:
     return value // 10 if kind == "d10t" else value
 
 
+def _answerable(game_kinds: Collection[str] | None) -> list[str]:
+    """The kinds this network answers in a game of `game_kinds` (None: any):
+    ANSWERED, and a d6 with numerals where it holds (`_d6_holds`)."""
+    return [k for k in (*ANSWERED, "d6") if game_kinds is None or k in game_kinds]
+
+
 def _d6_holds(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
               kinds: Collection[str], rd: NumeralRead) -> bool:
     """Whether a d6's numeral read on a die is read again with the die's side
@@ -378,11 +384,13 @@ def second_opinion(frame: np.ndarray, dice: list[Die], die_side: float | None = 
     A d6 with numerals: where this network reads a d6's numeral (`decide`,
     at one scale) on such a die, or on a d6 the pip reader answered as one of
     D6_FAKES less sure than CHECK_BELOW, that is the answer (the face's square
-    says d6, whatever kind the face network gave it); where it reads the
-    answered numeral's digit as a d6's, surer than as the answered kind, the
-    kind is in doubt and the die refused."""
+    says d6, whatever kind the face network gave it), when it holds at a
+    second size (`_d6_holds`); where it reads the answered numeral's digit on
+    a d6's square at both sizes (`_on_a_square`), the die is that d6. Only in
+    a game with d6 (`game_kinds`)."""
     net = load_net()
-    d6 = game_kinds is None or "d6" in game_kinds
+    kinds = _answerable(game_kinds)
+    d6 = "d6" in kinds
     ask = [i for i, d in enumerate(dice) if isinstance(d.value, int) and d.confidence < CHECK_BELOW
            and (d.kind in ANSWERED or (d6 and d.kind == "d6" and d.value in D6_FAKES))]
     if net is None or not ask:
@@ -390,7 +398,6 @@ def second_opinion(frame: np.ndarray, dice: list[Die], die_side: float | None = 
     grey, fallback = _grey_and_side(frame, die_side)
     probs = probabilities(net, np.concatenate([crops(grey, dice[i].center, _side(dice[i], fallback), ANGLES, SCALES[:1])
                                                for i in ask])).reshape(len(ask), len(ANGLES), len(CLASSES))
-    kinds = [k for k in (*ANSWERED, "d6") if game_kinds is None or k in game_kinds]
     out = list(dice)
     refused: dict[int, Rejection] = {}
     for p, i in zip(probs, ask, strict=True):
@@ -424,7 +431,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     bigger than the detector's dice (a die photographed close, found in
     pieces: the pieces' refusals go)."""
     net = load_net()
-    kinds = [k for k in (*ANSWERED, "d6") if game_kinds is None or k in game_kinds]
+    kinds = _answerable(game_kinds)
     ask = [r for r in rejected if r.why in WHY_LOOKED_AT]
     if net is None or not kinds or (dice and not ask):
         return list(dice), list(rejected)
