@@ -131,6 +131,8 @@ UNREADABLE = "unreadable"
 COCKED = "cocked"
 NOT_READ = "not read"
 UNKNOWN_OBJECT = "unknown object"
+OTHER_GAME = "a kind the game does not throw"  # never leaves the reader: a numbered thing the network
+# read as a d8/d10/d10t in a game of d6, for the numeral network to ask whether it is a d6 with numerals
 COLOUR_DISC_SIDES = 0.35  # a numeral die's body colour: the median of a disc of this radius (die sides)
 PAINTED = ("red", "green", "blue", "purple", "black")  # a taba of another colour is `bone`
 
@@ -161,7 +163,10 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     `game_kinds`: the kinds the game in play throws, when known. Where the d6
     reader saw no die (an unknown object) and the network reads a kind the
     game does not use, the thing is left out rather than answered: a board's
-    number token beside a d6 game's tray is no d10 of it. A die the d6 reader
+    number token beside a d6 game's tray is no d10 of it; in a game of d6, such
+    a thing read as a d8, d10 or d10t is handed back refused as OTHER_GAME,
+    for vision.reader to ask the numeral network whether it is a d6 with
+    numerals (`numerals.d6_numerals`; the rest is left out). A die the d6 reader
     found stays answered whatever its kind (the rules then say a die of the
     wrong kind is on the tray). In a game of d10 and no d8 (or d8 and no
     d10) the network's reading of the other's value 1-8 counts for the
@@ -223,7 +228,9 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
             d = _decide(rd, it.outline, profile)
         if (isinstance(d, Die) and game_kinds is not None and d.kind not in game_kinds
                 and isinstance(it, Rejection) and it.why == UNKNOWN_OBJECT):
-            continue  # no die of this game there
+            if "d6" in game_kinds and d.kind in NUMERAL_KINDS:
+                refused.append(Rejection(it.center, OTHER_GAME, it.outline, f"faces: {_said(d)}", read_as=d))
+            continue  # no die of this game there (unless a d6 with numerals: vision.reader asks)
         if isinstance(d, Die) and (profile is not None or d.kind != "d6"):
             answers.append(d)
         elif isinstance(d, Die) and isinstance(it, Rejection) and it.why in D6_SECOND_WHY:

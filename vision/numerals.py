@@ -14,7 +14,9 @@ decorative pip 1 in a swirl reads as a 5 at one size only): where the other
 readers refused it, where the pip reader read its ink as one of D6_FAKES,
 and where the face network answered its digit as a d8's or a d10's
 (unsure: below CHECK_BELOW; asking its sure answers too doubled the
-crowded numeral scenes' time).
+crowded numeral scenes' time; in a game of d6 without that kind, sure or
+not, and also where the face network's d8/d10 answer on something the d6
+reader did not find as a die would be left out of the game: `d6_numerals`).
 
 `read` turns a die's crop through ANGLES at each of SCALES (its side
 estimate is rough) and answers the kind and value whose best crop is surest,
@@ -374,6 +376,17 @@ def _on_a_square(net: Net, grey: np.ndarray, d: Die, side: float, row: np.ndarra
     return bool(again[sq] >= CHECK_P and again[sq] > again[kin].max())
 
 
+def d6_numerals(frame: np.ndarray, read_as: Sequence[Die], die_side: float | None = None,
+                game_kinds: Collection[str] | None = None) -> list[Die]:
+    """Of the things the face network read as a d8, d10 or d10t in a game of
+    d6 (`read_as`: its answers, refused as `kinds.OTHER_GAME`; else left out:
+    a board's number token), the d6 with numerals, as `second_opinion` finds
+    them among its answers however sure (a numeral d6 the face network takes
+    for a d10 is otherwise missing from a d6 game's count)."""
+    dice, _ = second_opinion(frame, list(read_as), die_side, game_kinds)
+    return [d for d in dice if d.kind == "d6"]
+
+
 def second_opinion(frame: np.ndarray, dice: list[Die], die_side: float | None = None,
                    game_kinds: Collection[str] | None = None) -> tuple[list[Die], list[Rejection]]:
     """The answers this network does not contradict, and refusals for those it
@@ -387,12 +400,17 @@ def second_opinion(frame: np.ndarray, dice: list[Die], die_side: float | None = 
     says d6, whatever kind the face network gave it), when it holds at a
     second size (`_d6_holds`); where it reads the answered numeral's digit on
     a d6's square at both sizes (`_on_a_square`), the die is that d6. Only in
-    a game with d6 (`game_kinds`)."""
+    a game with d6 (`game_kinds`); in a game of d6 and not the answer's kind,
+    a d8/d10/d10t answer is asked however sure (it cannot be right as it is;
+    and `d6_numerals` hands this the face network's answers on things it
+    refused as of another game)."""
     net = load_net()
     kinds = _answerable(game_kinds)
     d6 = "d6" in kinds
-    ask = [i for i, d in enumerate(dice) if isinstance(d.value, int) and d.confidence < CHECK_BELOW
-           and (d.kind in ANSWERED or (d6 and d.kind == "d6" and d.value in D6_FAKES))]
+    # in a game of d6, a d8/d10/d10t the game does not throw is asked however sure
+    ask = [i for i, d in enumerate(dice) if isinstance(d.value, int)
+           and ((d.kind in ANSWERED and (d.confidence < CHECK_BELOW or (d6 and d.kind not in kinds)))
+                or (d6 and d.kind == "d6" and d.value in D6_FAKES and d.confidence < CHECK_BELOW))]
     if net is None or not ask:
         return list(dice), []
     grey, fallback = _grey_and_side(frame, die_side)

@@ -113,6 +113,7 @@ def read_dice_classical(frame_bgr: np.ndarray, profile=None, params: Params = DE
     # other kinds (d8, d10, d10t, taba; a taught set): vision.kinds, issue 4
     if params.other_kinds:
         dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds)
+        rejected = [r for r in rejected if r.why != kinds.OTHER_GAME]  # left out (no numeral network here)
     t2 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
@@ -402,6 +403,12 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         # network looks at the frame (which then sees the die whole: no answer left)
         dice, side_numerals = _off_a_close_die(frame, dice, die_side or med, params)
         rejected += side_numerals
+        # in a game of d6, what the face network read as a kind the game does not throw is
+        # left out, unless the numeral network reads a d6's numeral there (a d6 with numerals)
+        others = [r for r in rejected if r.why == kinds.OTHER_GAME]
+        rejected = [r for r in rejected if r.why != kinds.OTHER_GAME]
+        if params.numerals and others:
+            dice += numerals.d6_numerals(frame, [r.read_as for r in others if r.read_as], die_side, game_kinds)
         if params.numerals and profile is None:
             # numerals in fonts never taught: a second opinion on the face network's unsure
             # answers, and a look at what no reader above could read

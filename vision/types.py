@@ -62,6 +62,7 @@ class Rejection:
     outline: tuple[Point, ...] = ()
     detail: str = ""  # what exactly failed, for debugging; not part of the JSON
     leans: bool = False  # refused by the lean network (the die leans or lies on another)
+    read_as: Die | None = None  # what a reader answered there before refusing it (vision.kinds.OTHER_GAME)
 
     def to_json(self) -> dict:
         return {"center": [round(self.center[0], 1), round(self.center[1], 1)], "why": self.why}
