@@ -13,10 +13,10 @@ numeral on a d6's square at two sizes (`_d6_holds`, `_on_a_square`: a
 decorative pip 1 in a swirl reads as a 5 at one size only): where the other
 readers refused it, where the pip reader read its ink as one of D6_FAKES,
 and where the face network answered its digit as a d8's or a d10's
-(unsure: below CHECK_BELOW; asking its sure answers too doubled the
-crowded numeral scenes' time; in a game of d6 without that kind, sure or
-not, and also where the face network's d8/d10 answer on something the d6
-reader did not find as a die would be left out of the game: `d6_numerals`).
+(unsure: below CHECK_BELOW, as asking its sure answers too doubled the
+crowded numeral scenes' time; however sure in a game of d6 without that
+kind). In a game of d6, what the face network read as a d8 or d10 where the
+d6 reader found no die is asked too (`d6_numerals`); it would be left out.
 
 `read` turns a die's crop through ANGLES at each of SCALES (its side
 estimate is rough) and answers the kind and value whose best crop is surest,
