@@ -403,17 +403,15 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         # network looks at the frame (which then sees the die whole: no answer left)
         dice, side_numerals = _off_a_close_die(frame, dice, die_side or med, params)
         rejected += side_numerals
-        # in a game of d6, what the face network read as a kind the game does not throw is
-        # left out, unless the numeral network reads a d6's numeral there (a d6 with numerals;
-        # untaught, as second_opinion: a taught set answers for its own dice)
-        others = [r for r in rejected if r.why == kinds.OTHER_GAME]
+        # in a game of d6, what the face network read as a kind the game does not throw
+        others = [r.read_as for r in rejected if r.why == kinds.OTHER_GAME and r.read_as is not None]
         rejected = [r for r in rejected if r.why != kinds.OTHER_GAME]
-        if params.numerals and profile is None and others:
-            dice += numerals.d6_numerals(frame, [r.read_as for r in others if r.read_as], die_side, game_kinds)
         if params.numerals and profile is None:
             # numerals in fonts never taught: a second opinion on the face network's unsure
-            # answers, and a look at what no reader above could read
+            # answers, the d6 with numerals among `others` (the rest left out: a taught set
+            # answers for its own dice), and a look at what no reader above could read
             dice, contradicted = numerals.second_opinion(frame, dice, die_side, game_kinds)
+            dice += numerals.d6_numerals(frame, others, die_side, game_kinds)
             dice, rejected = numerals.reread(frame, dice, rejected + contradicted, game_kinds, die_side)
         elif params.numerals:
             # taught: the profile answers for its set; what it and the readers above refused
