@@ -43,7 +43,9 @@ readers refused as not read (unknown object, low confidence, not read) and,
 in a frame where nothing was answered, at objects much bigger than the
 detector's dice (a die photographed close: vision.segment's blobs; these
 `read_close` also reads on the average of many views, and what either read
-answers stands unless they disagree). A taught
+answers stands unless they disagree; where neither answers, in a game with
+d6, a d6's numeral alone on the average of views cut wider, CLOSE_D6_SCALES:
+a d6 with numerals photographed close). A taught
 read (a profile) uses `reread` too, answering only the kinds the taught set
 has; `second_opinion` is for untaught reads only (the profile answers for
 its set).
@@ -97,6 +99,9 @@ BIG_SIDES = 1.6  # ... this many of the detector's die sides wide is one die see
 BIG_PIECES = 0.6  # its pieces lie this many sides from its middle (its side: of a square as big; a kite's reach further)
 BIG_SCALES = (0.9, 1.25)  # its crops, in the blob's sides (the square root of its area)
 CLOSE_SCALES = (0.8, 0.9, 1.0, 1.1)  # its views for `read_close`, in the blob's sides, ...
+CLOSE_D6_SCALES = (1.25, 1.4, 1.6, 1.8)  # ... and for a d6 with numerals (its square's blob is about
+# the face's side, where a kite's is smaller than its reach: the network sees a d6's numeral
+# with its square round it, as `SCALES` cut it)
 BIG_SHIFT = 0.08  # ... each also cut this many sides off its centre each way (9 places): `read_close`
 BIG_MEAN_P = 0.6  # a close die's numeral: read this sure on average over its views at one turn (> 0.5), ...
 BIG_RIVAL_P = 0.3  # ... no other value read this sure on average at any turn
@@ -255,14 +260,15 @@ def read(net: Net, grey: np.ndarray, places: Sequence[Place],
 
 
 def read_close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
-               kinds: Collection[str] | None = None) -> NumeralRead | str:
+               kinds: Collection[str] | None = None,
+               scales: Sequence[float] = CLOSE_SCALES) -> NumeralRead | str:
     """A die photographed close (a `big_objects` blob), read on the average of
     many views. A blob's centre and side place its face only roughly (a die
     seen from the side shows more than its top), so no single crop fits it
     well: one view sure of the numeral (`decide`) is seldom, many views each
     fairly sure of it are the evidence.
 
-    Its centre is cut at CLOSE_SCALES of its side at each of ANGLES; the turn
+    Its centre is cut at `scales` of its side at each of ANGLES; the turn
     whose mean over those scales reads a numeral best (at SECOND_LOOK_P at
     least) is also cut BIG_SHIFT sides off the centre each way (8 places).
     The numeral whose mean over all those views at that turn is highest is
@@ -272,8 +278,8 @@ def read_close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: fl
     allowed = _allowed(kinds)
     if not allowed.any():
         return "not read"
-    ns = len(CLOSE_SCALES)
-    turns = _folded(probabilities(net, crops(grey, centre, side, ANGLES, CLOSE_SCALES)), allowed)
+    ns = len(scales)
+    turns = _folded(probabilities(net, crops(grey, centre, side, ANGLES, scales)), allowed)
     turns = turns.reshape(ns, len(ANGLES), len(CLASSES)).mean(axis=0)  # turn x class
     at_turn = np.where(allowed[None, :], turns, 0.0)
     a = int(at_turn.max(axis=1).argmax())
@@ -281,7 +287,7 @@ def read_close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: fl
         return "low confidence"  # no numeral shows at any turn
     d = BIG_SHIFT * side
     off = [(centre[0] + dx, centre[1] + dy) for dx in (-d, 0.0, d) for dy in (-d, 0.0, d) if dx or dy]
-    shifted = _folded(probabilities(net, np.concatenate([crops(grey, c, side, (ANGLES[a],), CLOSE_SCALES)
+    shifted = _folded(probabilities(net, np.concatenate([crops(grey, c, side, (ANGLES[a],), scales)
                                                          for c in off])), allowed)
     mean = (turns[a] * ns + shifted.sum(axis=0)) / (ns * (1 + len(off)))
     p = np.where(allowed, mean, 0.0)
@@ -292,6 +298,20 @@ def read_close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: fl
     if top < BIG_MEAN_P or max(p[rivals].max(initial=0.0), at_turn[:, rivals].max(initial=0.0)) >= BIG_RIVAL_P:
         return "low confidence"
     return NumeralRead(kind, int(value), top, float(ANGLES[a]))
+
+
+def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
+           kinds: Collection[str], rd: NumeralRead | str) -> NumeralRead | str:
+    """A die photographed close: its one-view read `rd` and its many-view
+    read (`_either`); where neither answers, in a game with d6, the many-view
+    read of a d6's numeral alone, cut at CLOSE_D6_SCALES (a d6 with numerals
+    photographed close is otherwise not answered at all, nor refused: the
+    detector finds no die in it)."""
+    out = _either(rd, read_close(net, grey, centre, side, kinds))
+    if isinstance(out, NumeralRead) or "d6" not in kinds:
+        return out
+    d6 = read_close(net, grey, centre, side, ("d6",), CLOSE_D6_SCALES)
+    return d6 if isinstance(d6, NumeralRead) else out
 
 
 def _either(one: NumeralRead | str, other: NumeralRead | str) -> NumeralRead | str:
@@ -463,8 +483,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     reads = [rd if not (isinstance(rd, NumeralRead) and rd.kind == "d6")
              or _d6_holds(net, grey, c, s, kinds, rd) else "low confidence"
              for rd, (c, s, _) in zip(reads, places, strict=True)]
-    reads[len(ask):] = [_either(rd, read_close(net, grey, c, s, kinds))
-                        for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
+    reads[len(ask):] = [_close(net, grey, c, s, kinds, rd) for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
     out_dice = list(dice)
     gone: set[int] = set()  # refusals answered, or inside a big die answered
     for (c, s, _), rd in zip(places[len(ask):], reads[len(ask):], strict=True):
