@@ -471,11 +471,15 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     net = load_net()
     kinds = _answerable(game_kinds)
     ask = [r for r in rejected if r.why in WHY_LOOKED_AT]
-    if net is None or not kinds or (dice and not ask):
+    inked = dice and all(d.kind == "d6" and d.value in D6_FAKES for d in dice)
+    if net is None or not kinds or (dice and not ask and not inked):
         return list(dice), list(rejected)
     grey, fallback = _grey_and_side(frame, die_side)
     places: list[Place] = [(r.center, _side(r, fallback), SCALES) for r in ask]
-    big = big_objects(frame, BIG_SIDES * fallback) if not dice else []
+    big = big_objects(frame, BIG_SIDES * fallback) if not dice or inked else []
+    if dice:  # a close die's numeral ink the pip reader answered as pips: its blob is read
+        big = [(c, s) for c, s in big
+               if any(math.dist(d.center, c) < s / 2 and BIG_SIDES * _side(d, fallback) <= s for d in dice)]
     if not places and not big:
         return list(dice), list(rejected)
     places += [(c, s, BIG_SCALES) for c, s in big]
@@ -484,19 +488,19 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
              or _d6_holds(net, grey, c, s, kinds, rd) else "low confidence"
              for rd, (c, s, _) in zip(reads, places, strict=True)]
     reads[len(ask):] = [_close(net, grey, c, s, kinds, rd) for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
-    out_dice = list(dice)
+    kept, new = list(dice), []
     gone: set[int] = set()  # refusals answered, or inside a big die answered
     for (c, s, _), rd in zip(places[len(ask):], reads[len(ask):], strict=True):
         if isinstance(rd, NumeralRead):
-            out_dice.append(Die(rd.kind, rd.value, None, c, rd.p, square_outline(c, s)))
+            kept = [d for d in kept if math.dist(d.center, c) >= s / 2]  # its ink, answered as pips
+            new.append(Die(rd.kind, rd.value, None, c, rd.p, square_outline(c, s)))
             gone |= {i for i, r in enumerate(ask) if np.hypot(r.center[0] - c[0], r.center[1] - c[1]) < s / 2}
     for i, (r, rd) in enumerate(zip(ask, reads[:len(ask)], strict=True)):
         if i not in gone and isinstance(rd, NumeralRead):
-            out_dice.append(Die(rd.kind, rd.value, None, r.center, rd.p, r.outline))
+            new.append(Die(rd.kind, rd.value, None, r.center, rd.p, r.outline))
             gone.add(i)
     left = [r for r in rejected if not any(r is ask[i] for i in gone)]
-    return out_dice, _one_refusal_per_big_die(big, reads[len(ask):], out_dice[len(dice):], left,
-                                              max(frame.shape[:2]))
+    return kept + new, _one_refusal_per_big_die(big, reads[len(ask):], new, left, max(frame.shape[:2]))
 
 
 def _one_refusal_per_big_die(big: list[tuple[tuple[float, float], float]], reads: list,
