@@ -467,7 +467,10 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     """The answers, with numerals read where the other readers refused a die
     as not read, and, in a frame where nothing was answered, on things much
     bigger than the detector's dice (a die photographed close, found in
-    pieces: the pieces' refusals go)."""
+    pieces: the pieces' refusals go). In a frame whose answers are all d6 of
+    D6_FAKES, on such things round them, BIG_SIDES of their side at least (a
+    close numeral's ink the pip reader answered as a 1 or 2): where the
+    thing's numeral is read, the answers inside it go."""
     net = load_net()
     kinds = _answerable(game_kinds)
     ask = [r for r in rejected if r.why in WHY_LOOKED_AT]
@@ -500,7 +503,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
             new.append(Die(rd.kind, rd.value, None, r.center, rd.p, r.outline))
             gone.add(i)
     left = [r for r in rejected if not any(r is ask[i] for i in gone)]
-    return kept + new, _one_refusal_per_big_die(big, reads[len(ask):], new, left, max(frame.shape[:2]))
+    # a blob round pip answers that is not read stays theirs: no refusal of it as one die
+    return kept + new, _one_refusal_per_big_die(big, reads[len(ask):], kept + new, left, max(frame.shape[:2]))
 
 
 def _one_refusal_per_big_die(big: list[tuple[tuple[float, float], float]], reads: list,
