@@ -474,7 +474,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     net = load_net()
     kinds = _answerable(game_kinds)
     ask = [r for r in rejected if r.why in WHY_LOOKED_AT]
-    inked = dice and all(d.kind == "d6" and d.value in D6_FAKES for d in dice)
+    inked = bool(dice) and all(d.kind == "d6" and d.value in D6_FAKES for d in dice)
     if net is None or not kinds or (dice and not ask and not inked):
         return list(dice), list(rejected)
     grey, fallback = _grey_and_side(frame, die_side)

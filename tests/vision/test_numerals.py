@@ -12,6 +12,7 @@ import pytest
 from calibration.dataset import load_dataset
 from calibration.evaluate import evaluate
 from calibration.teach import teach
+from tests.vision.drawing import numeral_d6_close
 from tests.vision.netfault import unloadable
 from vision import faces, numerals, read_dice
 from vision.numerals import ANGLES, CLASSES, CROP_PX, decide
@@ -299,34 +300,13 @@ def test_a_d6_with_numerals_is_read_in_a_game_of_d6(seed):
     assert not reading.rejected
 
 
-def _close_d6(value: int, angle: float) -> np.ndarray:
-    """A d6 with numerals photographed close: a dark die 230 px wide in a
-    756 px photo on white (as bartek-single's forest d6), its value drawn in
-    a serif font on its top face, turned `angle` degrees, with a soft shadow."""
-    side, img = 230, np.full((756, 756, 3), 245, np.uint8)
-    die = np.full((side, side, 3), (60, 50, 55), np.uint8)
-    cv2.rectangle(die, (0, 0), (side - 1, side - 1), (35, 30, 30), 6)
-    font, scale, thick = cv2.FONT_HERSHEY_TRIPLEX, side / 45, side // 25
-    (w, h), _ = cv2.getTextSize(str(value), font, scale, thick)
-    cv2.putText(die, str(value), ((side - w) // 2, (side + h) // 2), font, scale, (200, 200, 205), thick, cv2.LINE_AA)
-    turn = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1)
-    mask = cv2.warpAffine(np.full((side, side), 255, np.uint8), turn, (side, side)) > 0
-    die = cv2.warpAffine(die, turn, (side, side))
-    x0 = 378 - side // 2
-    shadow = np.zeros((756, 756), np.float32)
-    shadow[x0 + 12:x0 + 12 + side, x0 + 10:x0 + 10 + side] = 0.35 * mask
-    img = (img * (1 - cv2.GaussianBlur(shadow, (0, 0), 8)[..., None])).astype(np.uint8)
-    img[x0:x0 + side, x0:x0 + side][mask] = die[mask]
-    return cv2.GaussianBlur(img, (3, 3), 0)
-
-
 @pytest.mark.parametrize(("value", "angle"), [(1, 0), (2, 0), (3, 20), (6, 0)])
 def test_a_d6_with_numerals_photographed_close_is_read(value, angle):
     """A d6 with numerals photographed close, which the detector does not find
     as a die (a 1 was neither answered nor refused; a 2 refused; the 6's
     loop was answered as a small die's pip 1), is read by its numeral on its
     square; in a game without d6 it is not read as that d6."""
-    img = _close_d6(value, angle)
+    img = numeral_d6_close(value, angle)
     reading = read_dice(img)
     assert [(d.kind, d.value) for d in reading.dice] == [("d6", value)]
     assert abs(reading.dice[0].center[0] - 378) < 40 and abs(reading.dice[0].center[1] - 378) < 40
