@@ -45,7 +45,9 @@ detector's dice (a die photographed close: vision.segment's blobs; these
 `read_close` also reads on the average of many views, and what either read
 answers stands unless they disagree; where neither answers, in a game with
 d6, a d6's numeral alone on the average of views cut wider, CLOSE_D6_SCALES:
-a d6 with numerals photographed close). A taught
+a d6 with numerals photographed close; and then a d8's or d10's numeral read
+alike in two windows of wider views, CLOSE_WIDE_SCALES: a d10 photographed
+from the side). A taught
 read (a profile) uses `reread` too, answering only the kinds the taught set
 has; `second_opinion` is for untaught reads only (the profile answers for
 its set).
@@ -102,6 +104,10 @@ CLOSE_SCALES = (0.8, 0.9, 1.0, 1.1)  # its views for `read_close`, in the blob's
 CLOSE_D6_SCALES = (1.25, 1.4, 1.6, 1.8)  # ... and for a d6 with numerals (its square's blob is about
 # the face's side, where a kite's is smaller than its reach: the network sees a d6's numeral
 # with its square round it, as `SCALES` cut it)
+CLOSE_WIDE_SCALES = ((0.9, 1.0, 1.1, 1.25), (1.1, 1.25, 1.4, 1.6))  # ... and, where neither answers, a
+# d8's or d10's numeral in each of these windows, answered where both agree (a d10 photographed
+# from the side: its blob reaches beyond the face the numeral is on, which the network reads
+# with its kite round it)
 BIG_SHIFT = 0.08  # ... each also cut this many sides off its centre each way (9 places): `read_close`
 BIG_MEAN_P = 0.6  # a close die's numeral: read this sure on average over its views at one turn (> 0.5), ...
 BIG_RIVAL_P = 0.3  # ... no other value read this sure on average at any turn
@@ -306,12 +312,25 @@ def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
     read (`_either`); where neither answers, in a game with d6, the many-view
     read of a d6's numeral alone, cut at CLOSE_D6_SCALES (a d6 with numerals
     photographed close is otherwise not answered at all, nor refused: the
-    detector finds no die in it)."""
+    detector finds no die in it); where that does not answer either, the
+    game's d8/d10/d10t numeral read in each window of CLOSE_WIDE_SCALES,
+    answered where every window reads the same numeral (a d10 photographed
+    from the side: the views CLOSE_SCALES cut are too tight round its face;
+    two windows that agree, as everywhere in this reader: one window alone
+    read numeral d6 as d8s)."""
     out = _either(rd, read_close(net, grey, centre, side, kinds))
-    if isinstance(out, NumeralRead) or "d6" not in kinds:
+    if isinstance(out, NumeralRead):
         return out
-    d6 = read_close(net, grey, centre, side, ("d6",), CLOSE_D6_SCALES)
-    return d6 if isinstance(d6, NumeralRead) else out
+    if "d6" in kinds:
+        d6 = read_close(net, grey, centre, side, ("d6",), CLOSE_D6_SCALES)
+        if isinstance(d6, NumeralRead):
+            return d6
+    others = [k for k in kinds if k != "d6"]
+    if not others:
+        return out
+    wide = [read_close(net, grey, centre, side, others, sc) for sc in CLOSE_WIDE_SCALES]
+    got = {(r.kind, r.value) if isinstance(r, NumeralRead) else None for r in wide}
+    return wide[0] if len(got) == 1 and None not in got else out
 
 
 def _either(one: NumeralRead | str, other: NumeralRead | str) -> NumeralRead | str:
