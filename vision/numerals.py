@@ -516,7 +516,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         if isinstance(rd, NumeralRead):
             kept = [d for d in kept if math.dist(d.center, c) >= s / 2]  # its ink, answered as pips
             new.append(Die(rd.kind, rd.value, None, c, rd.p, square_outline(c, s)))
-            gone |= {i for i, r in enumerate(ask) if np.hypot(r.center[0] - c[0], r.center[1] - c[1]) < s / 2}
+            gone |= {i for i, r in enumerate(ask) if math.dist(r.center, c) < s / 2}
     for i, (r, rd) in enumerate(zip(ask, reads[:len(ask)], strict=True)):
         if i not in gone and isinstance(rd, NumeralRead):
             new.append(Die(rd.kind, rd.value, None, r.center, rd.p, r.outline))
