@@ -307,7 +307,8 @@ def read_close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: fl
 
 
 def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
-           kinds: Collection[str], rd: NumeralRead | str) -> NumeralRead | str:
+           kinds: Collection[str], rd: NumeralRead | str,
+           brightest: np.ndarray | None = None) -> NumeralRead | str:
     """A die photographed close: its one-view read `rd` and its many-view
     read (`_either`); where neither answers, in a game with d6, the many-view
     read of a d6's numeral alone, cut at CLOSE_D6_SCALES (a d6 with numerals
@@ -317,7 +318,10 @@ def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
     answered where every window reads the same numeral (a d10 photographed
     from the side: the views CLOSE_SCALES cut are too tight round its face;
     two windows that agree, as everywhere in this reader: one window alone
-    read numeral d6 as d8s)."""
+    read numeral d6 as d8s); where none of those answers, the many-view read
+    again on `brightest`, each pixel's brightest colour channel (coloured ink
+    on a dark body: grey weighs blue least, so blue numerals on a black die
+    barely show in it)."""
     out = _either(rd, read_close(net, grey, centre, side, kinds))
     if isinstance(out, NumeralRead):
         return out
@@ -330,7 +334,12 @@ def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
         return out
     wide = [read_close(net, grey, centre, side, others, sc) for sc in CLOSE_WIDE_SCALES]
     got = {(r.kind, r.value) if isinstance(r, NumeralRead) else None for r in wide}
-    return wide[0] if len(got) == 1 and None not in got else out
+    if len(got) == 1 and None not in got:
+        return wide[0]
+    if brightest is None:
+        return out
+    lit = read_close(net, brightest, centre, side, kinds)
+    return lit if isinstance(lit, NumeralRead) else out
 
 
 def _either(one: NumeralRead | str, other: NumeralRead | str) -> NumeralRead | str:
@@ -509,7 +518,9 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     reads = [rd if not (isinstance(rd, NumeralRead) and rd.kind == "d6")
              or _d6_holds(net, grey, c, s, kinds, rd) else "low confidence"
              for rd, (c, s, _) in zip(reads, places, strict=True)]
-    reads[len(ask):] = [_close(net, grey, c, s, kinds, rd) for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
+    brightest = frame.max(axis=2) if frame.ndim == 3 and big else None
+    reads[len(ask):] = [_close(net, grey, c, s, kinds, rd, brightest)
+                        for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
     kept, new = list(dice), []
     gone: set[int] = set()  # refusals answered, or inside a big die answered
     for (c, s, _), rd in zip(places[len(ask):], reads[len(ask):], strict=True):

@@ -213,3 +213,13 @@ def test_a_d10_photographed_from_the_side_is_read_in_wider_views():
     img = cv2.imread(str(SINGLE / "elvish_translucent" / "4.jpg"))
     assert [(d.kind, d.value) for d in read_dice(img).dice] == [("d10", 4)]
     assert not read_dice(img, game_kinds=("d6",)).dice
+
+
+def test_blue_numerals_on_a_black_die_are_read_in_the_brightest_channel():
+    """Ingress's d10 has blue numerals on a black body: in grey (which weighs
+    blue least) its 1 barely shows, and it was not read at all; in each
+    pixel's brightest channel it stands out and the many-view read answers
+    it (vision.numerals._close). In a game of d6 alone it is no d6."""
+    img = cv2.imread(str(SINGLE / "ingress_the_resistance" / "1.jpg"))
+    assert [(d.kind, d.value) for d in read_dice(img).dice] == [("d10", 1)]
+    assert not read_dice(img, game_kinds=("d6",)).dice
