@@ -94,6 +94,7 @@ AGREE_P = 0.6
 RIVAL_P = 0.5
 KIND_MARGIN = 0.2
 SECOND_LOOK_P = 0.3  # a place is cut at its other scales when a numeral shows this much in the first
+NO_NUMERAL = "no numeral shows"  # `read_close`: at no turn does a numeral show at SECOND_LOOK_P
 WHY_LOOKED_AT = ("unknown object", "low confidence", "not read")  # refusals read again
 BIG_SEG_PX = 320  # a frame is segmented this big to find dice photographed close
 BIG_MIN_AREA = 0.01  # a blob of at least this share of the frame ...
@@ -290,7 +291,7 @@ def read_close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: fl
     at_turn = np.where(allowed[None, :], turns, 0.0)
     a = int(at_turn.max(axis=1).argmax())
     if at_turn[a].max() < SECOND_LOOK_P:
-        return "low confidence"  # no numeral shows at any turn
+        return NO_NUMERAL
     d = BIG_SHIFT * side
     off = [(centre[0] + dx, centre[1] + dy) for dx in (-d, 0.0, d) for dy in (-d, 0.0, d) if dx or dy]
     shifted = _folded(probabilities(net, np.concatenate([crops(grey, c, side, (ANGLES[a],), scales)
@@ -321,25 +322,30 @@ def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
     read numeral d6 as d8s); where none of those answers, the many-view read
     again on `brightest`, each pixel's brightest colour channel (coloured ink
     on a dark body: grey weighs blue least, so blue numerals on a black die
-    barely show in it)."""
+    barely show in it). Not answered: NO_NUMERAL where no numeral shows in
+    any of those reads, else low confidence."""
     out = _either(rd, read_close(net, grey, centre, side, kinds))
     if isinstance(out, NumeralRead):
         return out
+    why = [out]
     if "d6" in kinds:
         d6 = read_close(net, grey, centre, side, ("d6",), CLOSE_D6_SCALES)
         if isinstance(d6, NumeralRead):
             return d6
+        why.append(d6)
     others = [k for k in kinds if k != "d6"]
-    if not others:
-        return out
-    wide = [read_close(net, grey, centre, side, others, sc) for sc in CLOSE_WIDE_SCALES]
-    got = {(r.kind, r.value) if isinstance(r, NumeralRead) else None for r in wide}
-    if len(got) == 1 and None not in got:
-        return wide[0]
-    if brightest is None:
-        return out
-    lit = read_close(net, brightest, centre, side, kinds)
-    return lit if isinstance(lit, NumeralRead) else out
+    if others:
+        wide = [read_close(net, grey, centre, side, others, sc) for sc in CLOSE_WIDE_SCALES]
+        got = {(r.kind, r.value) if isinstance(r, NumeralRead) else None for r in wide}
+        if len(got) == 1 and None not in got:
+            return wide[0]
+        why += [r for r in wide if isinstance(r, str)]
+        if brightest is not None:
+            lit = read_close(net, brightest, centre, side, kinds)
+            if isinstance(lit, NumeralRead):
+                return lit
+            why.append(lit)
+    return NO_NUMERAL if all(w == NO_NUMERAL for w in why) else "low confidence"
 
 
 def _either(one: NumeralRead | str, other: NumeralRead | str) -> NumeralRead | str:
@@ -545,7 +551,11 @@ def _one_refusal_per_big_die(big: list[tuple[tuple[float, float], float]], reads
     `close_die_frame` of the frame's long side is not one die): none inside one answered
     (its pieces the other readers refused: out of focus, say; not a die
     found leaning), one for one not answered refused in pieces (at its
-    middle, for the reason of the piece nearest it)."""
+    middle, for the reason of the piece nearest it), and one for one nothing
+    else saw where a numeral shows (`_close`: not NO_NUMERAL), low
+    confidence: a die the station sees and cannot read is said, not left
+    out (a blob where no numeral shows either may be an empty tray small in
+    the photo: not refused)."""
     out = list(rejected)
     for (c, s), rd in zip(big, reads, strict=True):
         if s > DEFAULT_PARAMS.close_die_frame * frame_side:
@@ -556,8 +566,12 @@ def _one_refusal_per_big_die(big: list[tuple[tuple[float, float], float]], reads
             continue
         if any(math.dist(d.center, c) < s / 2 for d in answered):
             continue
+        if not inside and rd != NO_NUMERAL:  # nothing else saw it, and a numeral shows on it
+            out.append(Rejection(c, "low confidence", square_outline(c, s),
+                                 f"a die photographed close, {s:.0f} px wide: a numeral shows, not read surely"))
+            continue
         if any(r.leans for r in inside) or len(inside) < 2:
-            continue  # (a blob nothing else saw may be an empty tray small in the photo: not refused)
+            continue  # (a blob nothing else saw and no numeral shows on may be an empty tray small in the photo)
         why = min(inside, key=lambda r: math.dist(r.center, c)).why
         detail = f"a die photographed close, {s:.0f} px wide: {len(inside)} pieces refused; read {rd}"
         out = [r for r in out if all(r is not q for q in inside)] + [Rejection(c, why, square_outline(c, s), detail)]

@@ -223,3 +223,14 @@ def test_blue_numerals_on_a_black_die_are_read_in_the_brightest_channel():
     img = cv2.imread(str(SINGLE / "ingress_the_resistance" / "1.jpg"))
     assert [(d.kind, d.value) for d in read_dice(img).dice] == [("d10", 1)]
     assert not read_dice(img, game_kinds=("d6",)).dice
+
+
+@pytest.mark.parametrize("photo", ["forest_w&bck/1.jpg", "forest_w&bck/3.jpg", "ingress_the_resistance/2.jpg"])
+def test_a_close_die_that_is_not_read_is_refused_not_left_out(photo):
+    """A die photographed close that no reader answers and no reader found in
+    pieces, but on which a numeral shows, is refused once (low confidence):
+    the table learns the station saw it. It was left out: no die, no
+    refusal, as if the tray were empty."""
+    reading = read_dice(cv2.imread(str(SINGLE / photo)))
+    assert reading.dice == ()
+    assert [r.why for r in reading.rejected] == ["low confidence"]
