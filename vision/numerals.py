@@ -309,7 +309,7 @@ def read_close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: fl
 
 def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
            kinds: Collection[str], rd: NumeralRead | str,
-           brightest: np.ndarray | None = None) -> NumeralRead | str:
+           frame: np.ndarray | None = None) -> NumeralRead | str:
     """A die photographed close: its one-view read `rd` and its many-view
     read (`_either`); where neither answers, in a game with d6, the many-view
     read of a d6's numeral alone, cut at CLOSE_D6_SCALES (a d6 with numerals
@@ -320,7 +320,7 @@ def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
     from the side: the views CLOSE_SCALES cut are too tight round its face;
     two windows that agree, as everywhere in this reader: one window alone
     read numeral d6 as d8s); where none of those answers, the many-view read
-    again on `brightest`, each pixel's brightest colour channel (coloured ink
+    again on each pixel's brightest colour channel of `frame` (coloured ink
     on a dark body: grey weighs blue least, so blue numerals on a black die
     barely show in it). Not answered: NO_NUMERAL where no numeral shows in
     any of those reads, else low confidence."""
@@ -340,8 +340,11 @@ def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
         if len(got) == 1 and None not in got:
             return wide[0]
         why += [r for r in wide if isinstance(r, str)]
-        if brightest is not None:
-            lit = read_close(net, brightest, centre, side, kinds)
+        if frame is not None and frame.ndim == 3:
+            r = int(side) + 1  # reaches past CLOSE_SCALES' views, shifted BIG_SHIFT
+            x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
+            brightest = frame[y0:int(centre[1]) + r + 1, x0:int(centre[0]) + r + 1].max(axis=2)
+            lit = read_close(net, brightest, (centre[0] - x0, centre[1] - y0), side, kinds)
             if isinstance(lit, NumeralRead):
                 return lit
             why.append(lit)
@@ -524,8 +527,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     reads = [rd if not (isinstance(rd, NumeralRead) and rd.kind == "d6")
              or _d6_holds(net, grey, c, s, kinds, rd) else "low confidence"
              for rd, (c, s, _) in zip(reads, places, strict=True)]
-    brightest = frame.max(axis=2) if frame.ndim == 3 and big else None
-    reads[len(ask):] = [_close(net, grey, c, s, kinds, rd, brightest)
+    reads[len(ask):] = [_close(net, grey, c, s, kinds, rd, frame)
                         for rd, (c, s) in zip(reads[len(ask):], big, strict=True)]
     kept, new = list(dice), []
     gone: set[int] = set()  # refusals answered, or inside a big die answered
