@@ -148,6 +148,13 @@ def load_error() -> str:
     return onnxnet.load_error(MODEL_NAME) if load_net() is None else ""
 
 
+def _around(img: np.ndarray, centre: tuple[float, float], r: int) -> tuple[np.ndarray, int, int]:
+    """The part of `img` within `r` pixels of `centre` (cut by its edges), and
+    where that part's corner lies in `img` (x0, y0)."""
+    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
+    return img[y0:int(centre[1]) + r + 1, x0:int(centre[0]) + r + 1], x0, y0
+
+
 def crops(grey: np.ndarray, centre: tuple[float, float], side_px: float,
           angles: Sequence[float] = ANGLES, scales: Sequence[float] = SCALES) -> np.ndarray:
     """(len(scales) * len(angles), CROP_PX, CROP_PX) uint8: the die turned by
@@ -159,9 +166,7 @@ def crops(grey: np.ndarray, centre: tuple[float, float], side_px: float,
         src, sx, sy, kk = grey, cx, cy, k
         if k < 0.5:  # shrink the neighbourhood first, against aliasing
             f = int(1 / k)
-            r = int(s * side_px * 0.75) + f
-            x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
-            sub = grey[y0:int(cy) + r + 1, x0:int(cx) + r + 1]
+            sub, x0, y0 = _around(grey, (cx, cy), int(s * side_px * 0.75) + f)
             src = cv2.resize(sub, (max(1, sub.shape[1] // f), max(1, sub.shape[0] // f)),
                              interpolation=cv2.INTER_AREA)
             sx, sy, kk = (cx - x0) / f, (cy - y0) / f, k * f
@@ -341,10 +346,8 @@ def _close(net: Net, grey: np.ndarray, centre: tuple[float, float], side: float,
             return wide[0]
         why += [r for r in wide if isinstance(r, str)]
         if frame is not None and frame.ndim == 3:
-            r = int(side) + 1  # reaches past CLOSE_SCALES' views, shifted BIG_SHIFT
-            x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
-            brightest = frame[y0:int(centre[1]) + r + 1, x0:int(centre[0]) + r + 1].max(axis=2)
-            lit = read_close(net, brightest, (centre[0] - x0, centre[1] - y0), side, kinds)
+            near, x0, y0 = _around(frame, centre, int(side) + 1)  # past CLOSE_SCALES' views, shifted BIG_SHIFT
+            lit = read_close(net, near.max(axis=2), (centre[0] - x0, centre[1] - y0), side, kinds)
             if isinstance(lit, NumeralRead):
                 return lit
             why.append(lit)
