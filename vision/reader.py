@@ -423,7 +423,11 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     dice = _without_side_faces(dice, med, params)
     dice, big_leaning = _big_leaning(frame, dice, med, params)
     dice, slanted = _foreshortened(frame, dice, rejected, die_side or med, tray_lab, params)
-    rejected = kinds.one_refusal_each(rejected + big_leaning + slanted, die_side or med)
+    rejected += big_leaning + slanted
+    if close_up and params.whole_sides:
+        dice = _without_pips_of_a_bigger_die(dice, params)
+        dice, rejected = _whole_crop(frame, dice, rejected, models, light, params)
+    rejected = kinds.one_refusal_each(rejected, die_side or med)
     t3 = time.perf_counter()
     return Reading(
         dice=tuple(dice),
@@ -923,6 +927,81 @@ def _last_look(frame: np.ndarray, low: list, models: learned.Models, light, fram
             still.append((x[0], x[1], x[2], f"{x[3]} last={p.max():.2f}"))
     far, rejected = _far_look(frame, still, models, light, frame_side, params)
     return dice + far, rejected
+
+
+def _whole_crop(frame: np.ndarray, dice: list[Die], rejected: list[Rejection], models: learned.Models,
+                light, params: Params) -> tuple[list[Die], list[Rejection]]:
+    """A close-up frame (a crop of one die) where every die answered and every
+    thing refused is a piece of a die filling the frame (smaller than
+    `whole_sides` of the frame's shorter side: a pip read as a 1, a corner
+    refused as blurred), or refused only as not read surely or as an unknown
+    object: the found peaks cut through the die or took a pip for its
+    centre. The bigger classifier at `low_views` views reads the frame's
+    middle at `whole_sides` of its shorter side; the value is answered (in
+    place of the pieces and refusals) when every one of them reads one d6
+    value, at `whole_min_prob` on average, a 1 only where the face's middle
+    shows one round mark and nothing else (`_one_round_mark`: a numeral 6's
+    loop reads as a 1 to the classifier, and the rest of the 6 shows), and
+    the lean network does not see it lean. Else all stays as it was."""
+    h, w = frame.shape[:2]
+    piece = min(params.whole_sides) * min(h, w)
+    if any(kinds.blob_side(d.outline, piece) >= piece for d in dice) or any(
+            r.why not in (LOW_CONFIDENCE, UNKNOWN) and kinds.blob_side(r.outline, piece) >= piece
+            for r in rejected):
+        return dice, rejected
+    centre = (w / 2.0, h / 2.0)
+    crops = [learned.crop_die(frame, centre, f * min(h, w)) for f in params.whole_sides]
+    probs, _ = learned.classify(models.second or models.classifier, crops, params.low_views)
+    ks = {int(p.argmax()) for p in probs}
+    k = ks.pop() if len(ks) == 1 else learned.OTHER
+    mean = probs.mean(axis=0)
+    if k >= 6 or mean[k] < params.whole_min_prob:
+        return dice, rejected
+    best = int(np.argmax([p[k] for p in probs]))
+    if learned.CLASSES[k] == 1 and not _one_round_mark(learned.crop_die(frame, centre, piece), params):
+        return dice, rejected
+    if models.lean is not None and learned.lean_probs(models.lean, [crops[best]])[0] >= params.lean_max_p:
+        return dice, rejected
+    side = params.whole_sides[best] * min(h, w)
+    return [_d6(k, mean, crops[best], centre, square_outline(centre, side), light)], []
+
+
+def _without_pips_of_a_bigger_die(dice: list[Die], params: Params) -> list[Die]:
+    """The dice answered in a close-up frame, but those whose centre lies inside
+    the outline of a die answered `pip_die_sides` times as wide or more: a
+    pip of a die filling the frame, found as a die of its own (dice do not
+    lie inside each other; one on another is refused by the lean network)."""
+    def inside(d: Die, big: Die) -> bool:
+        return (big is not d and len(big.outline) >= 3
+                and kinds.blob_side(big.outline) >= params.pip_die_sides * kinds.blob_side(d.outline)
+                and cv2.pointPolygonTest(np.asarray(big.outline, np.float32), d.center, False) > 0)
+    return [d for d in dice if not any(inside(d, big) for big in dice)]
+
+
+def _one_round_mark(crop: np.ndarray, params: Params) -> bool:
+    """Does a die face's middle (a BGR crop) show one mark, round, at its
+    centre, at most `mark_max_part` of its area, and no other mark of
+    `mark_min_part` of its area or more (grey, Otsu's threshold, the
+    centre's side of it as the marks), solid (`mark_min_solid` of its convex
+    hull)? A 1's pip does; a numeral's loop has the rest of the numeral
+    beside it, or is of the face's own colour, and a numeral's stroke is
+    hollow."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    _, marks = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    h, w = marks.shape
+    if marks[h // 2 - 1:h // 2 + 2, w // 2 - 1:w // 2 + 2].mean() < 128:
+        marks = 255 - marks
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(marks)
+    middle = labels[h // 2, w // 2]
+    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= params.mark_min_part * h * w]
+    if middle == 0 or big != [middle] or stats[middle, cv2.CC_STAT_AREA] > params.mark_max_part * h * w:
+        return False
+    outline, _ = cv2.findContours((labels == middle).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = max(outline, key=cv2.contourArea)
+    area = float(stats[middle, cv2.CC_STAT_AREA])
+    round_ = 4 * np.pi * area / max(cv2.arcLength(outline, True), 1.0) ** 2
+    solid = area / max(cv2.contourArea(cv2.convexHull(outline)), 1.0)
+    return bool(round_ >= params.mark_min_round and solid >= params.mark_min_solid)
 
 
 def _far_look(frame: np.ndarray, low: list, models: learned.Models, light, frame_side: float,

@@ -8,10 +8,12 @@ import pytest
 from tests.vision.drawing import draw_die, tray
 from vision import BadFrame, Reading, read_dice
 from vision.learned import Found
+from vision.params import DEFAULT_PARAMS
 from vision.reader import (
     _glyph,
     _off_a_close_die,
     _one_die_body,
+    _one_round_mark,
     _two_dice,
     _without_pips,
     _without_side_faces,
@@ -425,3 +427,35 @@ def test_a_numeral_read_on_a_side_face_of_a_die_photographed_close_is_refused():
     tray_frame = np.full((756, 756, 3), 245, np.uint8)
     cv2.rectangle(tray_frame, (100, 100), (656, 656), (150, 150, 150), -1)
     assert _off_a_close_die(tray_frame, [front, side], frame_side=40) == ([front, side], [])
+
+
+def test_a_two_filling_a_close_up_frame_is_not_answered_as_its_pip():
+    """A crop of one die turned and filling the frame (a rectified top face):
+    a found peak sat on one pip of a 2, and a 1 was answered; read whole
+    round the frame's middle it is the 2, once."""
+    img = tray(64, 64)
+    draw_die(img, (32, 32), 64 * 0.95, 2, angle_deg=20)
+    assert [(d.kind, d.value) for d in read_dice(img).dice] == [("d6", 2)]
+
+
+def _face(draw) -> np.ndarray:
+    face = np.full((48, 48, 3), 235, np.uint8)
+    draw(face)
+    return face
+
+
+@pytest.mark.parametrize("draw,one", [
+    (lambda f: cv2.circle(f, (24, 24), 8, (20, 20, 20), -1), True),  # a 1's pip
+    (lambda f: cv2.circle(f, (25, 23), 7, (30, 30, 160), -1), True),  # a red pip, a little off
+    (lambda f: cv2.putText(f, "6", (10, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (20, 20, 20), 4), False),
+    (lambda f: [cv2.circle(f, c, 6, (20, 20, 20), -1) for c in ((24, 24), (8, 8))], False),  # two marks
+    (lambda f: cv2.circle(f, (24, 24), 20, (20, 20, 20), -1), False),  # a disc as big as the face
+    (lambda f: cv2.ellipse(f, (24, 24), (16, 4), 30, 0, 360, (20, 20, 20), -1), False),  # a bar, not round
+    (lambda f: cv2.circle(f, (24, 24), 10, (20, 20, 20), 3), False),  # a ring (a 0, an O): hollow
+])
+def test_a_close_dies_one_shows_one_round_mark(draw, one):
+    """A 1 read on a die filling a close-up frame is answered only where the
+    face's middle shows one round mark and nothing else: a numeral's loop
+    reads as a 1 to the classifier, but the rest of the numeral shows, or
+    its stroke is hollow."""
+    assert _one_round_mark(_face(draw), DEFAULT_PARAMS) is one
