@@ -958,7 +958,8 @@ def _whole_crop(frame: np.ndarray, dice: list[Die], rejected: list[Rejection], m
     if k >= 6 or mean[k] < params.whole_min_prob:
         return dice, rejected
     best = int(np.argmax([p[k] for p in probs]))
-    if learned.CLASSES[k] == 1 and not _one_round_mark(learned.crop_die(frame, centre, piece), params):
+    if learned.CLASSES[k] == 1 and not _one_round_mark(crops[params.whole_sides.index(min(params.whole_sides))],
+                                                       params):  # the face's middle: the smallest crop
         return dice, rejected
     if models.lean is not None and learned.lean_probs(models.lean, [crops[best]])[0] >= params.lean_max_p:
         return dice, rejected
