@@ -201,6 +201,9 @@ class Params:
     mark_min_round: float = 0.6  # more shows, this round (4 pi area / perimeter^2) ...
     mark_max_part: float = 0.35  # ... and at most this part of it (a pip, not the face) ...
     mark_min_solid: float = 0.9  # ... and this much of its convex hull (a numeral's stroke is hollow)
+    mark_face_part: float = 0.7  # a 1 on a piece of a close-up frame: the middle this part of a face looked at
+    pip_off_middle: float = 0.35  # ... for a pip this near its centre (part of the crop's side) ...
+    pip_face_rim: float = 0.5  # ... on a face that makes this much of the crop's rim or more
     pip_die_sides: float = 1.25  # a die answered inside one this many times as wide: its pip
     far_shift: float = 0.3  # ... or, still refused, in a look this many sides up the frame (the top
     # face of a die seen from a camera that looks forward and down lies above its front face, which

@@ -426,6 +426,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     rejected += big_leaning + slanted
     if close_up and params.whole_sides:
         dice = _without_pips_of_a_bigger_die(dice, params)
+        dice, no_pip = _ones_without_a_pip(frame, dice, params)
+        rejected += no_pip
         dice, rejected = _whole_crop(frame, dice, rejected, models, light, params)
     rejected = kinds.one_refusal_each(rejected, die_side or med)
     t3 = time.perf_counter()
@@ -967,6 +969,27 @@ def _whole_crop(frame: np.ndarray, dice: list[Die], rejected: list[Rejection], m
     return [_d6(k, mean, crops[best], centre, square_outline(centre, side), light)], []
 
 
+def _ones_without_a_pip(frame: np.ndarray, dice: list[Die], params: Params) -> tuple[list[Die], list[Rejection]]:
+    """The dice answered in a close-up frame, but a 1 on a piece of it (smaller
+    than `whole_sides` of the frame's shorter side) where no pip shows near
+    the middle (`_a_pip_near_the_middle`) of a face of its own side, of the
+    smallest or of the biggest of `whole_sides` (`mark_face_part` of it
+    looked at): a numeral 5 or 6 filling the frame, its loop read as a pip.
+    Refused as not read surely."""
+    h, w = frame.shape[:2]
+    piece = min(params.whole_sides) * min(h, w)
+    keep, refused = [], []
+    for d in dice:
+        side = kinds.blob_side(d.outline, piece)
+        if d.kind != Kind.D6 or d.value != 1 or any(
+                _a_pip_near_the_middle(learned.crop_die(frame, d.center, s * params.mark_face_part / learned.CROP_SIDES),
+                                       params) for s in (side, piece, max(params.whole_sides) * min(h, w))):
+            keep.append(d)
+        else:
+            refused.append(Rejection(d.center, LOW_CONFIDENCE, d.outline, "a 1 with no round pip"))
+    return keep, refused
+
+
 def _without_pips_of_a_bigger_die(dice: list[Die], params: Params) -> list[Die]:
     """The dice answered in a close-up frame, but those whose centre lies inside
     the outline of a die answered `pip_die_sides` times as wide or more: a
@@ -997,12 +1020,55 @@ def _one_round_mark(crop: np.ndarray, params: Params) -> bool:
     big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= params.mark_min_part * h * w]
     if middle == 0 or big != [middle] or stats[middle, cv2.CC_STAT_AREA] > params.mark_max_part * h * w:
         return False
-    outline, _ = cv2.findContours((labels == middle).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return _round_and_solid((labels == middle).astype(np.uint8), params)
+
+
+def _round_and_solid(mark: np.ndarray, params: Params) -> bool:
+    """Is a mark (a 0/1 mask of one component) round (`mark_min_round`:
+    4 pi area / perimeter^2) and solid (`mark_min_solid` of its convex hull),
+    as a pip is?"""
+    outline, _ = cv2.findContours(mark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     outline = max(outline, key=cv2.contourArea)
-    area = float(stats[middle, cv2.CC_STAT_AREA])
+    area = float(mark.sum())
     round_ = 4 * np.pi * area / max(cv2.arcLength(outline, True), 1.0) ** 2
     solid = area / max(cv2.contourArea(cv2.convexHull(outline)), 1.0)
     return bool(round_ >= params.mark_min_round and solid >= params.mark_min_solid)
+
+
+def _a_pip_near_the_middle(crop: np.ndarray, params: Params) -> bool:
+    """Does a crop of a die's face show a pip near its middle: a mark (lighter
+    or darker than what is round it, Otsu's threshold of grey) within
+    `pip_off_middle` of the crop's side of its centre, of `mark_min_part` to
+    `mark_max_part` of its area, round and solid (`_round_and_solid`),
+    touching no edge of the crop, and lying on the face: what is round it
+    reaches the crop's edge and makes `pip_face_rim` of the crop's rim or
+    more. The hole of a numeral 6's loop lies on the numeral, not on the
+    face; a 5's stroke is hollow."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    _, light = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    h, w = light.shape
+    parts = [cv2.connectedComponentsWithStats(m) for m in (light, 255 - light)]
+
+    def on_edge(stats: np.ndarray, i: int) -> bool:
+        x, y, bw, bh = stats[i, :4]
+        return x == 0 or y == 0 or x + bw >= w or y + bh >= h
+
+    best, best_off = None, params.pip_off_middle * min(h, w)
+    for side, (n, labels, stats, centres) in enumerate(parts):
+        _, round_labels, round_stats, _ = parts[1 - side]
+        rim = np.concatenate([round_labels[0], round_labels[-1], round_labels[:, 0], round_labels[:, -1]])
+        for i in range(1, n):
+            off = float(np.hypot(centres[i][0] - w / 2, centres[i][1] - h / 2))
+            if on_edge(stats, i) or off >= best_off or not (
+                    params.mark_min_part * h * w <= stats[i, cv2.CC_STAT_AREA] <= params.mark_max_part * h * w):
+                continue
+            mark = (labels == i).astype(np.uint8)
+            round_ = np.unique(round_labels[(cv2.dilate(mark, np.ones((3, 3), np.uint8)) > 0) & (mark == 0)])
+            round_ = round_[round_ > 0]
+            if len(round_) and all(on_edge(round_stats, j) for j in round_) and (
+                    np.isin(rim, round_).mean() >= params.pip_face_rim):
+                best, best_off = mark, off
+    return best is not None and _round_and_solid(best, params)
 
 
 def _far_look(frame: np.ndarray, low: list, models: learned.Models, light, frame_side: float,

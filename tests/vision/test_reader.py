@@ -10,6 +10,7 @@ from vision import BadFrame, Reading, read_dice
 from vision.learned import Found
 from vision.params import DEFAULT_PARAMS
 from vision.reader import (
+    _a_pip_near_the_middle,
     _glyph,
     _off_a_close_die,
     _one_die_body,
@@ -459,3 +460,42 @@ def test_a_close_dies_one_shows_one_round_mark(draw, one):
     reads as a 1 to the classifier, but the rest of the numeral shows, or
     its stroke is hollow."""
     assert _one_round_mark(_face(draw), DEFAULT_PARAMS) is one
+
+
+# numerals filling a close-up frame (a phone's crop of one numeral d6) that were answered as a 1
+# (the classifiers read a 6's or 9's loop, or a 5's bowl, as a pip): (body BGR, numeral, turned)
+CLOSE_NUMERALS = [((60, 60, 200), "6", 0), ((90, 30, 40), "6", 0), ((90, 30, 40), "5", 15),
+                  ((180, 90, 30), "6", 15), ((180, 90, 30), "9", 0), ((40, 140, 40), "5", 0),
+                  ((40, 140, 40), "6", 15), ((30, 30, 30), "5", 15), ((30, 30, 30), "6", 0)]
+
+
+@pytest.mark.parametrize("body,numeral,angle", CLOSE_NUMERALS)
+def test_a_numeral_filling_a_close_up_frame_is_not_answered_as_a_one(body, numeral, angle):
+    img = np.full((96, 96, 3), 200, np.uint8)
+    cv2.rectangle(img, (3, 3), (92, 92), body, -1)
+    cv2.putText(img, numeral, (26, 72), cv2.FONT_HERSHEY_SIMPLEX, 2.2, (245, 245, 245), 6, cv2.LINE_AA)
+    img = cv2.warpAffine(img, cv2.getRotationMatrix2D((48, 48), angle, 1.0), (96, 96), borderValue=(200, 200, 200))
+    got = read_dice(cv2.GaussianBlur(img, (3, 3), 0))
+    assert [d.value for d in got.dice if d.value == 1] == [], got
+
+
+def _off_face(f):
+    cv2.rectangle(f, (0, 36), (12, 47), (90, 90, 90), -1)  # the tray in a corner: the die is not centred
+    cv2.circle(f, (31, 17), 7, (20, 20, 20), -1)
+
+
+@pytest.mark.parametrize("draw,pip", [
+    (lambda f: cv2.circle(f, (24, 24), 7, (20, 20, 20), -1), True),  # a 1's pip
+    (_off_face, True),  # off the middle, the tray in the crop's corner
+    (lambda f: cv2.circle(f, (24, 24), 7, (250, 250, 250), -1) if not f.fill(120) else None, True),  # light
+    (lambda f: cv2.putText(f, "6", (12, 38), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 4), False),
+    (lambda f: cv2.putText(f, "5", (12, 38), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 4), False),
+    (lambda f: cv2.circle(f, (24, 24), 10, (20, 20, 20), 3), False),  # a ring: its hole lies on the ring
+    (lambda f: cv2.circle(f, (24, 24), 21, (20, 20, 20), -1), False),  # a disc as big as the face
+    (lambda f: cv2.ellipse(f, (24, 24), (16, 4), 30, 0, 360, (20, 20, 20), -1), False),  # a bar
+])
+def test_a_one_in_a_close_up_frame_shows_a_pip_near_its_middle(draw, pip):
+    """A 1 answered in a close-up frame stands only where a pip shows near the
+    face's middle: a round, solid mark lying on the face, not the hole of a
+    numeral's loop lying on the numeral."""
+    assert _a_pip_near_the_middle(_face(draw), DEFAULT_PARAMS) is pip
