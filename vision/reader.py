@@ -970,12 +970,12 @@ def _whole_crop(frame: np.ndarray, dice: list[Die], rejected: list[Rejection], m
 
 
 def _ones_without_a_pip(frame: np.ndarray, dice: list[Die], params: Params) -> tuple[list[Die], list[Rejection]]:
-    """The dice answered in a close-up frame, but a 1 on a piece of it (smaller
-    than `whole_sides` of the frame's shorter side) where no pip shows near
-    the middle (`_a_pip_near_the_middle`) of a face of its own side, of the
-    smallest or of the biggest of `whole_sides` (`mark_face_part` of it
-    looked at): a numeral 5 or 6 filling the frame, its loop read as a pip.
-    Refused as not read surely."""
+    """The dice answered in a close-up frame (a crop of one die), but a 1
+    where no pip shows near the middle (`_a_pip_near_the_middle`) of a face
+    as wide as its own outline, as the smallest or as the biggest of
+    `whole_sides` of the frame's shorter side (`mark_face_part` of that face
+    looked at): a numeral 5, 6 or 9 filling the frame, its loop or bowl
+    read as a pip. Refused as not read surely."""
     h, w = frame.shape[:2]
     piece = min(params.whole_sides) * min(h, w)
     keep, refused = [], []
@@ -986,7 +986,7 @@ def _ones_without_a_pip(frame: np.ndarray, dice: list[Die], params: Params) -> t
                                        params) for s in (side, piece, max(params.whole_sides) * min(h, w))):
             keep.append(d)
         else:
-            refused.append(Rejection(d.center, LOW_CONFIDENCE, d.outline, "a 1 with no round pip"))
+            refused.append(Rejection(d.center, LOW_CONFIDENCE, d.outline, "a 1 with no pip near its middle"))
     return keep, refused
 
 
