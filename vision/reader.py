@@ -1010,8 +1010,7 @@ def _one_round_mark(crop: np.ndarray, params: Params) -> bool:
     hull)? A 1's pip does; a numeral's loop has the rest of the numeral
     beside it, or is of the face's own colour, and a numeral's stroke is
     hollow."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    _, marks = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    marks = _lighter_half(crop)
     h, w = marks.shape
     if marks[h // 2 - 1:h // 2 + 2, w // 2 - 1:w // 2 + 2].mean() < 128:
         marks = 255 - marks
@@ -1021,6 +1020,13 @@ def _one_round_mark(crop: np.ndarray, params: Params) -> bool:
     if middle == 0 or big != [middle] or stats[middle, cv2.CC_STAT_AREA] > params.mark_max_part * h * w:
         return False
     return _round_and_solid((labels == middle).astype(np.uint8), params)
+
+
+def _lighter_half(crop: np.ndarray) -> np.ndarray:
+    """A BGR crop of a die's face split in two by Otsu's threshold of its grey
+    (a little blurred): 255 where lighter, 0 where darker."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    return cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
 
 
 def _round_and_solid(mark: np.ndarray, params: Params) -> bool:
@@ -1044,8 +1050,7 @@ def _a_pip_near_the_middle(crop: np.ndarray, params: Params) -> bool:
     reaches the crop's edge and makes `pip_face_rim` of the crop's rim or
     more. The hole of a numeral 6's loop lies on the numeral, not on the
     face; a 5's stroke is hollow."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    _, light = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    light = _lighter_half(crop)
     h, w = light.shape
     parts = [cv2.connectedComponentsWithStats(m) for m in (light, 255 - light)]
 
