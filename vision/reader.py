@@ -1068,10 +1068,10 @@ def _a_pip_near_the_middle(crop: np.ndarray, params: Params) -> bool:
                     params.mark_min_part * h * w <= stats[i, cv2.CC_STAT_AREA] <= params.mark_max_part * h * w):
                 continue
             mark = (labels == i).astype(np.uint8)
-            round_ = np.unique(round_labels[(cv2.dilate(mark, np.ones((3, 3), np.uint8)) > 0) & (mark == 0)])
-            round_ = round_[round_ > 0]
-            if len(round_) and all(on_edge(round_stats, j) for j in round_) and (
-                    np.isin(rim, round_).mean() >= params.pip_face_rim):
+            touching = np.unique(round_labels[(cv2.dilate(mark, np.ones((3, 3), np.uint8)) > 0) & (mark == 0)])
+            touching = touching[touching > 0]
+            if len(touching) and all(on_edge(round_stats, j) for j in touching) and (
+                    np.isin(rim, touching).mean() >= params.pip_face_rim):
                 best, best_off = mark, off
     return best is not None and _round_and_solid(best, params)
 
