@@ -86,6 +86,12 @@ KNN_K = 7
 KNN_MIN_VOTE = 0.7  # share of the k nearest that agree
 KNN_OVERRULE_P = 0.3  # the vote overrules the network only if the network gives it this much
 SCAN_REACH_CELLS = 2  # a second look searches this many network cells (0.2 die sides) each way
+SCAN_PAIR_PLATEAU_P = 0.9  # ... where its dice are the plateaus of P(a die) at least this
+SCAN_PAIR_APART_SIDES = 0.8  # ... and at least this far from every answer
+SCAN_PAIR_FRAME_SIDES = 4  # ... in a frame this many typical sides wide at least
+PAIR_SAME_SIDES = 0.1  # a refusal this near a pair's peak is the pair's
+SCAN_PAIR_REACH_CELLS = 4  # ... around a peak as big as two touching dice (each die half a side or
+# more from it)
 TAUGHT_MARGIN = 0.08  # exemplar score of the best face over the best other face
 TAUGHT_MARGIN_SCAN = 0.11  # the same for a die found only by the scan
 TAUGHT_MIN_SCORE = 0.4  # the best exemplar's correlation, at least
@@ -157,7 +163,8 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
            game_kinds: Collection[str] | None = None,
            places: Sequence[tuple[float, float]] = (),
            die_side: float | None = None,
-           pairs: Sequence[tuple[float, float]] = ()) -> tuple[list[Die], list[Rejection]]:
+           pairs: Sequence[tuple[float, float]] = (),
+           touching: Sequence[tuple[float, float]] = ()) -> tuple[list[Die], list[Rejection]]:
     """The d6 reader's answers and refusals, with other kinds read.
 
     `game_kinds`: the kinds the game in play throws, when known. Where the d6
@@ -177,7 +184,12 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     read or a profile is given.
 
     `pairs`: where the detector found one thing as big as two touching dice;
-    the scan looks there even beside an answer (in a frame of d6 too).
+    the scan looks there even beside an answer (in a frame of d6 too);
+    `touching`: the touching-dice detector's peaks (vision.reader). A pair's
+    peak within a die's side of one of them is two dice for sure: the scan
+    looks further round it (SCAN_PAIR_REACH_CELLS), for dice half a side or
+    more from the peak. (A big die close to an oblique camera is a peak of a
+    pair's size too; round it, its big pips read as 1s.)
     """
     net = faces.load_net()
     if net is None:
@@ -253,12 +265,12 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         bones = (_bone_places(frame, typical, answers, refused + kept)
                  if any(a.kind == "taba" for a in answers) else [])
         answers, refused = _add_scanned(net, frame, typical, answers, refused, profile, taught, game_kinds,
-                                        places, pairs=pairs, bones=bones)
+                                        places, pairs=pairs, bones=bones, touching=touching)
     elif (pairs or any(r.why in D6_SCAN_WHY for r in refused)) and (game_kinds is None or "d6" in game_kinds):
         # a frame of d6: the scan answers d6 only (a numeral die the reads above left unsure
         # is not answered from a window beside it: a d10's 6 read as a 9 on font_tune)
         answers, refused = _add_scanned(net, frame, typical, answers, refused, game_kinds=("d6",),
-                                        whys=D6_SCAN_WHY, pairs=pairs)
+                                        whys=D6_SCAN_WHY, pairs=pairs, touching=touching)
     answers += [d for d in flat if not _near(d.center, answers, MERGE_SIDES * typical)]  # the scan's first
     answers = _merge(answers, typical)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
@@ -657,7 +669,7 @@ def image_side(sides) -> float | None:
 
 
 def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=None, game_kinds=None,
-                 places=(), whys=None, pairs=(), bones=()):
+                 places=(), whys=None, pairs=(), bones=(), touching=()):
     """Dice the first look missed. Around each place worth a second look (a
     blob refused for another reason than unreadable or leaning, a weak detector peak)
     that no answer covers, the network runs densely over a small window
@@ -666,54 +678,52 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     kinds, when given). The whole frame is not scanned: the detector proposes
     every die, d6 or not, and a whole-frame scan cost ~90 ms of a taught read.
     `whys`: only refusals of these reasons are looked around (None: all);
-    `pairs` (peaks as big as two touching dice) even beside an answer."""
+    `pairs` (peaks as big as two touching dice) even beside an answer; those
+    with a `touching` peak within a die's side further (reread)."""
     k = faces.DIE_PX / typical
     h, w = frame.shape[:2]
     spots: list[tuple[float, float]] = []
+    wide: list[tuple[float, float]] = []  # pairs' spots: the two dice lie half a side or more from them
     # a die refused unreadable, or by the lean network, is not looked at again (the dense look
     # finds a face on a leaning die as readily as on a flat one)
     looked = [r.center for r in refused if r.why != UNREADABLE and not r.leans
               and (whys is None or r.why in whys)]
-    candidates = [(c, False) for c in looked + [tuple(p) for p in places]] + [(tuple(c), True) for c in pairs]
+    # (pairs first: a pair's peak is often also a place, and its spot is looked at wider)
+    # (further round a pair only for a taught set, or for d6 alone: untaught, the reads there of every
+    # kind answered d10s on epanemu's crowded trays of d6, 5 extra and a d6 3 read as a d10 1)
+    # (nor in a crop a die fills: its typical side is a pip's and a die's mean, the die a pair's size)
+    far = ((taught is not None or (game_kinds is not None and set(game_kinds) == {"d6"}))
+           and min(h, w) >= SCAN_PAIR_FRAME_SIDES * typical)
+    candidates = [(tuple(c), True) for c in pairs] + [(c, False) for c in looked + [tuple(p) for p in places]]
     for c, beside_answers in candidates:
         if ((beside_answers or not _near(c, answers, MERGE_SIDES * typical))
-                and not near_points(c, spots, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h):
-            spots.append(c)
+                and not near_points(c, spots + wide, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h):
+            (wide if beside_answers and far and near_points(c, touching, typical) else spots).append(c)
     for c in bones:
-        if not near_points(c, spots, BONE_FREE_SIDES * typical):
+        if not near_points(c, spots + wide, BONE_FREE_SIDES * typical):
             spots.append(c)
-    if not spots:
+    if not spots and not wide:
         return answers, refused
-    half = faces.CROP_PX // 2 + SCAN_REACH_CELLS * faces.STRIDE_PX
-    h2 = faces.STRIDE_PX // 2
-    side = 2 * half + h2  # scaled pixels around a spot: its windows at every shift
-    reach = int(np.ceil(side / k))  # ... in frame pixels
-    windows, corners = [], []
-    for cx, cy in spots:
-        # the frame's pixels around the spot, scaled (area-averaged: no aliasing); edges repeated
-        x0, y0 = int(round(cx - half / k)), int(round(cy - half / k))
-        region = frame[max(0, y0) : max(0, y0 + reach), max(0, x0) : max(0, x0 + reach)]
-        top, left = max(0, -y0), max(0, -x0)
-        region = cv2.copyMakeBorder(region, top, reach - top - region.shape[0], left,
-                                    reach - left - region.shape[1], cv2.BORDER_REPLICATE)
-        small = cv2.resize(region, (side, side), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
-        # each spot also shifted half a cell each way: a grid of half the network's stride
-        # (a peak exactly on a refused blob's centre reads as it did)
-        for dx, dy in ((0, 0), (h2, h2), (h2, 0), (0, h2)):
-            windows.append(small[dy : dy + 2 * half, dx : dx + 2 * half])
-            corners.append((x0 + dx * reach / side, y0 + dy * reach / side, reach / side))
-    die_p = 1.0 - net.dense_many(windows)[..., 0]  # (N, cells, cells)
+    die_p, corners = [], []
+    for group, cells in ((spots, SCAN_REACH_CELLS), (wide, SCAN_PAIR_REACH_CELLS)):
+        if group:
+            windows, at = _scan_windows(frame, group, k, cells)
+            die_p += list(1.0 - net.dense_many(windows)[..., 0])  # (cells, cells) each
+            corners += at
     new, strength = [], {}
     bone_answers = [a for a in answers if a.kind == "taba"]
-    for (x0, y0, px), dp in zip(corners, die_p, strict=True):
-        peak = (dp >= PEAK_MIN_P) & (dp >= cv2.dilate(dp, np.ones((3, 3), np.uint8)))
-        for i, j in zip(*np.nonzero(peak), strict=True):
+    for n, ((x0, y0, px), dp) in enumerate(zip(corners, die_p, strict=True)):
+        pair = n >= 4 * len(spots)
+        # (round a pair, an answer's own top face seen apart from its front face in an oblique view
+        # lies 0.6-0.7 of a side from it; two flat dice touching lie 0.9 or more)
+        apart = (SCAN_PAIR_APART_SIDES if pair else MERGE_SIDES) * typical
+        for i, j, p in _plateau_middles(dp) if pair else _peaks(dp):
             # cell (i, j) is the crop whose top-left is (j, i) * stride in the window
             c = (x0 + (j * faces.STRIDE_PX + faces.CROP_PX / 2) * px,
                  y0 + (i * faces.STRIDE_PX + faces.CROP_PX / 2) * px)
-            if not _near(c, answers, MERGE_SIDES * typical) and not _near(c, bone_answers, SCAN_TABA_APART * typical):
+            if not _near(c, answers, apart) and not _near(c, bone_answers, SCAN_TABA_APART * typical):
                 new.append(c)
-                strength[c] = float(dp[i, j])
+                strength[c] = p
     if taught is not None:  # the strongest few peaks only (matching costs time)
         new = sorted((c for c in new if strength[c] >= SCAN_TAUGHT_MIN_P),
                      key=lambda c: -strength[c])[:SCAN_TAUGHT_MAX]
@@ -733,7 +743,9 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
             reads[i] = b
     if taught is not None:
         taught.prepare(reads)
-    cocked = [r for r in refused if r.why == COCKED]
+    # (not a refusal of a pair's peak looked round further: two touching dice seen as one look
+    # leaning; each die the scan finds beside it is asked the lean network on its own crop, below)
+    cocked = [r for r in refused if r.why == COCKED and not near_points(r.center, wide, PAIR_SAME_SIDES * typical)]
     leaning = _leaning(frame, cocked, typical)
     doubted = [r for r in refused if r.why in TAUGHT_D6_DOUBT]  # the d6 reader saw no die there it could read
     answers = list(answers)
@@ -764,6 +776,55 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     lean = lean_p(frame, [d.center for d in sixes], [typical] * len(sixes))
     leaning_d6 = set() if lean is None else {id(d) for d, p in zip(sixes, lean, strict=True) if p >= SCAN_LEAN_P}
     return answers + [d for d in found if id(d) not in leaning_d6], refused
+
+
+def _peaks(dp: np.ndarray) -> list[tuple[float, float, float]]:
+    """(row, column, P) of the cells of a scan window's P(a die) that are
+    local maxima of at least PEAK_MIN_P."""
+    peak = (dp >= PEAK_MIN_P) & (dp >= cv2.dilate(dp, np.ones((3, 3), np.uint8)))
+    return [(float(i), float(j), float(dp[i, j])) for i, j in zip(*np.nonzero(peak), strict=True)]
+
+
+def _plateau_middles(dp: np.ndarray) -> list[tuple[float, float, float]]:
+    """(row, column, P) of the middles (P-weighted) of the plateaus of a scan
+    window's P(a die) at least SCAN_PAIR_PLATEAU_P: round a pair's peak. The
+    window reaches far enough to hold cells a third of a side off a die,
+    sure of a die too (P saturates): a local maximum there is as likely as
+    at the middle, and its crop cuts a corner pip off (a 3 read as a 2)."""
+    n, labels = cv2.connectedComponents((dp >= SCAN_PAIR_PLATEAU_P).astype(np.uint8), connectivity=4)
+    out = []
+    for m in range(1, n):
+        i, j = np.nonzero(labels == m)
+        wts = dp[i, j]
+        out.append((float((i * wts).sum() / wts.sum()), float((j * wts).sum() / wts.sum()), float(wts.max())))
+    return out
+
+
+def _scan_windows(frame: np.ndarray, spots: list[tuple[float, float]], k: float,
+                  cells: int) -> tuple[list[np.ndarray], list[tuple[float, float, float]]]:
+    """The windows the scan looks at around each spot (`cells` network cells
+    each way, the frame scaled by `k`), each also shifted half a cell each way,
+    and each window's top-left corner and pixel size in the frame."""
+    h, w = frame.shape[:2]
+    half = faces.CROP_PX // 2 + cells * faces.STRIDE_PX
+    h2 = faces.STRIDE_PX // 2
+    side = 2 * half + h2  # scaled pixels around a spot: its windows at every shift
+    reach = int(np.ceil(side / k))  # ... in frame pixels
+    windows, corners = [], []
+    for cx, cy in spots:
+        # the frame's pixels around the spot, scaled (area-averaged: no aliasing); edges repeated
+        x0, y0 = int(round(cx - half / k)), int(round(cy - half / k))
+        region = frame[max(0, y0) : max(0, y0 + reach), max(0, x0) : max(0, x0 + reach)]
+        top, left = max(0, -y0), max(0, -x0)
+        region = cv2.copyMakeBorder(region, top, reach - top - region.shape[0], left,
+                                    reach - left - region.shape[1], cv2.BORDER_REPLICATE)
+        small = cv2.resize(region, (side, side), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+        # each spot also shifted half a cell each way: a grid of half the network's stride
+        # (a peak exactly on a refused blob's centre reads as it did)
+        for dx, dy in ((0, 0), (h2, h2), (h2, 0), (0, h2)):
+            windows.append(small[dy : dy + 2 * half, dx : dx + 2 * half])
+            corners.append((x0 + dx * reach / side, y0 + dy * reach / side, reach / side))
+    return windows, corners
 
 
 def _bone_places(frame: np.ndarray, typical: float, answers: list[Die],

@@ -273,8 +273,9 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
     frame = _as_bgr(frame_bgr)
     models = learned.load_models()
     found, di = learned.detect(models.detector, frame, params.det_min_score, params.max_dice)
-    if models.touching is not None and found:
-        found = _pairs_split(found, touching_peaks(models.touching, frame, found, params, di), params)
+    touching = touching_peaks(models.touching, frame, found, params, di) if models.touching is not None and found else []
+    if touching:
+        found = _pairs_split(found, touching, params)
     if params.zoom_out > 1 and max(frame.shape[:2]) > learned.CLOSE_UP_MAX_PX:
         found = with_big_dice(models, frame, found, di, params)
     t1 = time.perf_counter()
@@ -396,7 +397,8 @@ def read_dice(frame_bgr: np.ndarray, profile=None, params: Params = DEFAULT_PARA
         # a peak much bigger than the frame's dice: two touching, the detector found one (the scan
         # looks for the other)
         pairs = [f.center for f in keep if f.side_px >= params.pair_sides * med]
-        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side, pairs)
+        dice, rejected = kinds.reread(frame, dice, rejected, profile, game_kinds, weak, die_side, pairs,
+                                      [g.center for g in touching])
         dice = [d for d in dice if not kinds.near_points(
             d.center, [s.center for s in specks if s.value == d.value], params.dup_sides * med)]
         # a numeral on a side face of a die photographed close is refused before the numeral

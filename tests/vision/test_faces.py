@@ -40,7 +40,8 @@ pytestmark = pytest.mark.skipif(NET is None, reason="vision/models/faces.onnx no
 # floors: the committed model as measured (issue 4's targets are NOT met yet:
 # 99 % per kind after teaching); raise them as the network is trained further
 KIND_HEAD_MIN = 0.5  # measured 0.74 (faces_v5), kind at labelled centres
-GOLDEN_RIGHT_MIN = 0.95  # measured 73/76 = 96 % read right since the numeral network looks at what the
+GOLDEN_RIGHT_MIN = 0.98  # measured 76/76 since the scan looks further round two touching d6 seen as one
+# peak (vision.kinds.SCAN_PAIR_REACH_CELLS); 73/76 = 96 % read right since the numeral network looks at what the
 # profile refused (two d8 under glare; 71/76 before, faces_w3 in 8 bits). Earlier: 70/76 faces_w3, 71/76
 # faces_v10 once a smooth taba the d6 classifier calls blurred was read, 69/76 before, 66/76 with the
 # whole-frame scan, 17/76 faces_v5
@@ -496,6 +497,29 @@ def test_the_scan_finds_the_second_of_two_touching_dice_beside_the_first():
     # without the scan around a big peak (nor the touching-dice detector, which finds it too)
     assert sorted(read_ones(replace(DEFAULT_PARAMS, pair_sides=math.inf, touch_gate=math.inf))) == [[], [1]]
 
+
+
+@pytest.mark.skipif(not NUM_EVAL.is_dir(), reason="no fixtures")
+@pytest.mark.parametrize("name, colour", [("scene_005_glare.jpg", "white"), ("scene_001_touching.jpg", "yellow")])
+def test_both_dice_of_two_touching_seen_as_one_peak_are_read_after_teaching(taught, name, colour):
+    """Two d6 touching that both detectors see as one peak, a pair's size.
+    scene_005: a glared 4 and 3 whose centres lie 1.1 die sides apart, each
+    half a side or more from the peak: the scan looks further round a pair's
+    peak than round a refusal's. scene_001: a yellow 2 under a 5; the lean
+    network calls the pair's peak leaning (two dice in one crop), which must
+    not refuse the flat 2 the scan reads beside it (asked on its own crop)."""
+    sample = next(s for s in load_dataset(NUM_EVAL) if s.image.name == name)
+    frame = cv2.imread(str(sample.image))
+    pair = [d for d in sample.dice if d.kind == "d6" and d.colour == colour]
+    assert len(pair) == 2 and math.dist(pair[0].center, pair[1].center) < 40
+
+    def read_pair(params=DEFAULT_PARAMS):
+        got = read_dice(frame, taught, params).dice
+        return sorted(d.value for p in pair for d in got if math.dist(d.center, p.center) < 10)
+
+    assert read_pair() == sorted(d.value for d in pair)
+    # without the look around a peak as big as two dice, one of the two is not answered
+    assert len(read_pair(replace(DEFAULT_PARAMS, pair_sides=math.inf))) < 2
 
 def test_a_face_network_that_cannot_be_loaded_leaves_the_other_readers_reading(monkeypatch, caplog):
     """faces.onnx is in 8 bits: an OpenCV too old for its layers (a 32-bit Pi
