@@ -86,12 +86,12 @@ KNN_K = 7
 KNN_MIN_VOTE = 0.7  # share of the k nearest that agree
 KNN_OVERRULE_P = 0.3  # the vote overrules the network only if the network gives it this much
 SCAN_REACH_CELLS = 2  # a second look searches this many network cells (0.2 die sides) each way
+SCAN_PAIR_REACH_CELLS = 4  # ... around a peak as big as two touching dice (each die half a side or
+# more from it)
 SCAN_PAIR_PLATEAU_P = 0.9  # ... where its dice are the plateaus of P(a die) at least this
 SCAN_PAIR_APART_SIDES = 0.8  # ... and at least this far from every answer
 SCAN_PAIR_FRAME_SIDES = 4  # ... in a frame this many typical sides wide at least
 PAIR_SAME_SIDES = 0.1  # a refusal this near a pair's peak is the pair's
-SCAN_PAIR_REACH_CELLS = 4  # ... around a peak as big as two touching dice (each die half a side or
-# more from it)
 TAUGHT_MARGIN = 0.08  # exemplar score of the best face over the best other face
 TAUGHT_MARGIN_SCAN = 0.11  # the same for a die found only by the scan
 TAUGHT_MIN_SCORE = 0.4  # the best exemplar's correlation, at least
@@ -679,7 +679,7 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     every die, d6 or not, and a whole-frame scan cost ~90 ms of a taught read.
     `whys`: only refusals of these reasons are looked around (None: all);
     `pairs` (peaks as big as two touching dice) even beside an answer; those
-    with a `touching` peak within a die's side further (reread)."""
+    with a `touching` peak within a die's side further (see reread)."""
     k = faces.DIE_PX / typical
     h, w = frame.shape[:2]
     spots: list[tuple[float, float]] = []
