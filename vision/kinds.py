@@ -704,16 +704,16 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
             spots.append(c)
     if not spots and not wide:
         return answers, refused
-    die_p, corners = [], []
+    die_p, corners, round_pair = [], [], []
     for group, cells in ((spots, SCAN_REACH_CELLS), (wide, SCAN_PAIR_REACH_CELLS)):
         if group:
             windows, at = _scan_windows(frame, group, k, cells)
             die_p += list(1.0 - net.dense_many(windows)[..., 0])  # (cells, cells) each
             corners += at
+            round_pair += [group is wide] * len(at)
     new, strength = [], {}
     bone_answers = [a for a in answers if a.kind == "taba"]
-    for n, ((x0, y0, px), dp) in enumerate(zip(corners, die_p, strict=True)):
-        pair = n >= 4 * len(spots)
+    for (x0, y0, px), dp, pair in zip(corners, die_p, round_pair, strict=True):
         # (round a pair, an answer's own top face seen apart from its front face in an oblique view
         # lies 0.6-0.7 of a side from it; two flat dice touching lie 0.9 or more)
         apart = (SCAN_PAIR_APART_SIDES if pair else MERGE_SIDES) * typical
