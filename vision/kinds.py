@@ -188,8 +188,9 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
     `touching`: the touching-dice detector's peaks (vision.reader). A pair's
     peak within a die's side of one of them is two dice for sure: the scan
     looks further round it (SCAN_PAIR_REACH_CELLS), for dice half a side or
-    more from the peak. (A big die close to an oblique camera is a peak of a
-    pair's size too; round it, its big pips read as 1s.)
+    more from the peak (untaught, in a frame of dice of every kind, for d6
+    only). (A big die close to an oblique camera is a peak of a pair's size
+    too; round it, its big pips read as 1s.)
     """
     net = faces.load_net()
     if net is None:
@@ -689,16 +690,23 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     looked = [r.center for r in refused if r.why != UNREADABLE and not r.leans
               and (whys is None or r.why in whys)]
     # (pairs first: a pair's peak is often also a place, and its spot is looked at wider)
-    # (further round a pair only for a taught set, or for d6 alone: untaught, the reads there of every
-    # kind answered d10s on epanemu's crowded trays of d6, 5 extra and a d6 3 read as a d10 1)
+    # (further round a pair of any kind only for a taught set, or for d6 alone; untaught in a frame of
+    # every kind, the far look answers d6 only, and the pair's spot is looked at near too, for every
+    # kind: the far reads of every kind answered d10s on epanemu's crowded trays of d6, 5 extra and
+    # a d6 3 read as a d10 1, and its d6 only, without the near look, lost a d10 beside a pair)
     # (nor in a crop a die fills: its typical side is a pip's and a die's mean, the die a pair's size)
-    far = ((taught is not None or (game_kinds is not None and set(game_kinds) == {"d6"}))
-           and min(h, w) >= SCAN_PAIR_FRAME_SIDES * typical)
+    far = min(h, w) >= SCAN_PAIR_FRAME_SIDES * typical
+    any_kind_far = taught is not None or (game_kinds is not None and set(game_kinds) == {"d6"})
     candidates = [(tuple(c), True) for c in pairs] + [(c, False) for c in looked + [tuple(p) for p in places]]
     for c, beside_answers in candidates:
         if ((beside_answers or not _near(c, answers, MERGE_SIDES * typical))
                 and not near_points(c, spots + wide, MERGE_SIDES * typical) and 0 <= c[0] < w and 0 <= c[1] < h):
-            (wide if beside_answers and far and near_points(c, touching, typical) else spots).append(c)
+            if beside_answers and far and near_points(c, touching, typical):
+                wide.append(c)
+                if not any_kind_far:
+                    spots.append(c)
+            else:
+                spots.append(c)
     for c in bones:
         if not near_points(c, spots + wide, BONE_FREE_SIDES * typical):
             spots.append(c)
@@ -712,6 +720,7 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
             corners += at
             round_pair += [group is wide] * len(at)
     new, strength = [], {}
+    d6_only: list[bool] = []  # per new place: found round a pair by the far look of an untaught read
     bone_answers = [a for a in answers if a.kind == "taba"]
     for (x0, y0, px), dp, pair in zip(corners, die_p, round_pair, strict=True):
         # (round a pair, an answer's own top face seen apart from its front face in an oblique view
@@ -724,9 +733,11 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
             if not _near(c, answers, apart) and not _near(c, bone_answers, SCAN_TABA_APART * typical):
                 new.append(c)
                 strength[c] = p
-    if taught is not None:  # the strongest few peaks only (matching costs time)
+                d6_only.append(pair and not any_kind_far)
+    if taught is not None:  # the strongest few peaks only (matching costs time); all of any kind
         new = sorted((c for c in new if strength[c] >= SCAN_TAUGHT_MIN_P),
                      key=lambda c: -strength[c])[:SCAN_TAUGHT_MAX]
+        d6_only = [False] * len(new)
     if not new:
         return answers, refused
     reads = _read_at(net, frame, new, [typical] * len(new), game_kinds)
@@ -745,17 +756,22 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
         taught.prepare(reads)
     # (not a refusal of a pair's peak looked round further: two touching dice seen as one look
     # leaning; each die the scan finds beside it is asked the lean network on its own crop, below)
-    cocked = [r for r in refused if r.why == COCKED and not near_points(r.center, wide, PAIR_SAME_SIDES * typical)]
+    # (untaught among other kinds the veto stands: a d6 leaning on a numeral die, found as a pair,
+    # was answered from the far look; make_scenes seed 203_000)
+    cocked = [r for r in refused if r.why == COCKED
+              and not (any_kind_far and near_points(r.center, wide, PAIR_SAME_SIDES * typical))]
     leaning = _leaning(frame, cocked, typical)
     doubted = [r for r in refused if r.why in TAUGHT_D6_DOUBT]  # the d6 reader saw no die there it could read
     answers = list(answers)
     found: list[Die] = []
-    for rd in reads:
+    for rd, only_d6 in zip(reads, d6_only, strict=True):
         h2 = typical / 2  # no blob: a square of the typical side
         box = ((rd.centre[0] - h2, rd.centre[1] - h2), (rd.centre[0] + h2, rd.centre[1] - h2),
                (rd.centre[0] + h2, rd.centre[1] + h2), (rd.centre[0] - h2, rd.centre[1] + h2))
         d = (taught.decide(rd, box, TAUGHT_MARGIN_SCAN, MIN_P_SCAN) if taught is not None
              else _decide(rd, box, profile, MIN_P_SCAN))
+        if isinstance(d, Die) and d.kind != "d6" and only_d6:
+            continue
         if isinstance(d, Die) and d.kind == "d6" and _near(rd.centre, leaning, MERGE_SIDES * typical):
             continue  # a leaning d6 stays refused (its top face reads as well as a flat one's)
         if (isinstance(d, Die) and d.kind == "d6" and d.confidence < SCAN_COCKED_MIN_P
