@@ -689,14 +689,14 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
     # finds a face on a leaning die as readily as on a flat one)
     looked = [r.center for r in refused if r.why != UNREADABLE and not r.leans
               and (whys is None or r.why in whys)]
-    # (pairs first: a pair's peak is often also a place, and its spot is looked at wider)
-    # (further round a pair of any kind only for a taught set, or for d6 alone; untaught in a frame of
-    # every kind, the far look answers d6 only, and the pair's spot is looked at near too, for every
-    # kind: the far reads of every kind answered d10s on epanemu's crowded trays of d6, 5 extra and
-    # a d6 3 read as a d10 1, and its d6 only, without the near look, lost a d10 beside a pair)
-    # (nor in a crop a die fills: its typical side is a pip's and a die's mean, the die a pair's size)
+    # (the far look not in a crop a die fills: its typical side is a pip's and a die's mean, the die a pair's size)
     far = min(h, w) >= SCAN_PAIR_FRAME_SIDES * typical
+    # The far look answers every kind for a taught set or a game of d6 alone. Untaught among other
+    # kinds it answers d6 only, and the pair's spot is also looked at near, for every kind: far reads
+    # of every kind answered 5 extra d10 on epanemu's trays of d6; d6 only without the near look lost
+    # a d10 beside a pair on bartek-polyhedral.
     any_kind_far = taught is not None or (game_kinds is not None and set(game_kinds) == {"d6"})
+    # (pairs first: a pair's peak is often also a place, and its spot is looked at wider)
     candidates = [(tuple(c), True) for c in pairs] + [(c, False) for c in looked + [tuple(p) for p in places]]
     for c, beside_answers in candidates:
         if ((beside_answers or not _near(c, answers, MERGE_SIDES * typical))
@@ -754,10 +754,10 @@ def _add_scanned(net, frame, typical, answers, refused, profile=None, taught=Non
             reads[i] = b
     if taught is not None:
         taught.prepare(reads)
-    # (not a refusal of a pair's peak looked round further: two touching dice seen as one look
-    # leaning; each die the scan finds beside it is asked the lean network on its own crop, below)
-    # (untaught among other kinds the veto stands: a d6 leaning on a numeral die, found as a pair,
-    # was answered from the far look; make_scenes seed 203_000)
+    # A pair's own `cocked` refusal (two touching dice in one crop look leaning) vetoes no die the far
+    # look finds round it where that look answers every kind: each such d6 is asked the lean network
+    # on its own crop, below. Untaught among other kinds the veto stands: a d6 leaning on a numeral
+    # die, seen as a pair, was answered from the far look (make_scenes seed 203_000).
     cocked = [r for r in refused if r.why == COCKED
               and not (any_kind_far and near_points(r.center, wide, PAIR_SAME_SIDES * typical))]
     leaning = _leaning(frame, cocked, typical)
