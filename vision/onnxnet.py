@@ -25,6 +25,11 @@ import cv2
 import numpy as np
 
 RUNTIMES = ("onnxruntime", "cv2.dnn")
+# A forward pass is given at most this many crop pixels (batch x height x width): six 48 px
+# crops, one 112 px crop. The layers' outputs of a bigger batch are held at once, and freed
+# memory stays with the process: 36 numeral crops in one pass raised the station's peak
+# resident memory by ~30 MB (bench/bench_memory.py), for no speed.
+MAX_PASS_PIXELS = 6 * 48 * 48
 log = logging.getLogger(__name__)
 HAVE_ORT = importlib.util.find_spec("onnxruntime") is not None  # imported when a network loads (~0.25 s)
 
@@ -72,7 +77,15 @@ class Net:
 
     def run(self, blob: np.ndarray, outputs: list[str] | None = None) -> list[np.ndarray]:
         """The outputs named (None: the output of a network that has one) for
-        an NCHW float32 blob."""
+        an NCHW float32 blob, in passes of at most MAX_PASS_PIXELS (one image
+        at least); every output is per image, first axis."""
+        per = max(1, MAX_PASS_PIXELS // (blob.shape[2] * blob.shape[3])) if blob.ndim == 4 else len(blob)
+        if len(blob) <= per:
+            return self._pass(blob, outputs)
+        passes = [self._pass(blob[i:i + per], outputs) for i in range(0, len(blob), per)]
+        return [np.concatenate(parts) for parts in zip(*passes, strict=True)]
+
+    def _pass(self, blob: np.ndarray, outputs: list[str] | None) -> list[np.ndarray]:
         if self.runtime == "onnxruntime":
             got = self._sess.run(outputs, {self._input: blob})
             return got if outputs is not None else got[:1]

@@ -44,6 +44,29 @@ def test_both_runtimes_give_the_same_outputs(name):
         assert np.abs(a - b).max() < 1e-3
 
 
+@pytest.mark.parametrize("runtime", ["onnxruntime", "cv2.dnn"])
+def test_a_big_batch_is_run_in_small_passes_with_the_same_outputs(runtime, monkeypatch):
+    """The station's memory: a forward pass holds every layer's outputs of its
+    whole batch, so 24 crops go in passes of MAX_PASS_PIXELS; each crop's
+    outputs (both of the face network's) are what it gets alone."""
+    if runtime == "onnxruntime" and not HAVE_ORT:
+        pytest.skip("onnxruntime not installed")
+    if not (MODELS / "faces.onnx").is_file():
+        pytest.skip("faces.onnx not installed")
+    net = Net(MODELS / "faces.onnx", runtime, classic=True)
+    blob = np.ascontiguousarray(np.concatenate([_crops()] * 4))
+    passes = []
+    real = Net._pass
+    monkeypatch.setattr(Net, "_pass", lambda self, b, o: passes.append(len(b)) or real(self, b, o))
+    both = net.run(blob, ["logits", "embedding"])
+    per = onnxnet.MAX_PASS_PIXELS // (48 * 48)
+    assert 1 <= max(passes) <= per < len(blob) and sum(passes) == len(blob)
+    alone = [net.run(blob[i:i + 1], ["logits", "embedding"]) for i in range(0, len(blob), 5)]
+    for out, k in zip(both, range(2), strict=True):
+        assert out.shape[0] == len(blob)
+        assert np.abs(out[::5] - np.concatenate([a[k] for a in alone])).max() < 1e-4
+
+
 @pytest.mark.skipif(not HAVE_ORT, reason="onnxruntime not installed")
 @pytest.mark.parametrize("classic", [False, True])
 def test_the_8_bit_numeral_network_gives_the_same_outputs_on_both_runtimes(classic):
