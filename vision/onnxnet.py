@@ -27,9 +27,11 @@ import numpy as np
 RUNTIMES = ("onnxruntime", "cv2.dnn")
 # A forward pass is given at most this many crop pixels (batch x height x width): six 48 px
 # crops, one 112 px crop. The layers' outputs of a bigger batch are held at once, and freed
-# memory stays with the process: 36 numeral crops in one pass raised the station's peak
-# resident memory by ~30 MB (bench/bench_memory.py), for no speed.
+# memory stays with the process: 36 numeral crops in one pass raised the station's 2 MP peak
+# resident memory by ~20 MB (bench/bench_memory.py); passes of six cost no speed that shows,
+# passes of two did (docs/benchmarks.md).
 MAX_PASS_PIXELS = 6 * 48 * 48
+
 log = logging.getLogger(__name__)
 HAVE_ORT = importlib.util.find_spec("onnxruntime") is not None  # imported when a network loads (~0.25 s)
 
