@@ -273,7 +273,7 @@ def reread(frame: np.ndarray, dice: list[Die], rejected: list[Rejection],
         answers, refused = _add_scanned(net, frame, typical, answers, refused, game_kinds=("d6",),
                                         whys=D6_SCAN_WHY, pairs=pairs, touching=touching)
     answers += [d for d in flat if not _near(d.center, answers, MERGE_SIDES * typical)]  # the scan's first
-    answers = _merge(answers, typical)
+    answers = _merge(answers, typical, dice)
     refused = [r for r in refused if not _near(r.center, answers, MERGE_SIDES * typical)]
     kept = _without_blur_beside_sharp_tabas(frame, answers, kept, typical)
     answers = [a for a in answers if not _near(a.center, kept, MERGE_SIDES * typical)]
@@ -981,11 +981,17 @@ def near_points(c, points, dist: float) -> bool:
     return any(np.hypot(c[0] - p[0], c[1] - p[1]) < dist for p in points)
 
 
-def _merge(answers: list[Die], typical: float) -> list[Die]:
-    """One answer per die: of answers closer than MERGE_SIDES, the surest."""
+def _merge(answers: list[Die], typical: float, found: Collection[Die] = ()) -> list[Die]:
+    """One answer per die: of answers closer than MERGE_SIDES, the surest. Two
+    of `found` (the d6 reader's answers) that read different values both
+    stand: two dice touching, their top faces seen in perspective, lie closer
+    than that (a frame's die side is what the detector finds, top and side
+    faces). Two of the same value are one die found twice, as often as not."""
+    firm = {id(d) for d in found}
     out: list[Die] = []
     for a in sorted(answers, key=lambda d: -d.confidence):
-        if not _near(a.center, out, MERGE_SIDES * typical):
+        near = [o for o in out if _near(a.center, [o], MERGE_SIDES * typical)]
+        if not near or (id(a) in firm and all(id(o) in firm and o.value != a.value for o in near)):
             out.append(a)
     return out
 
